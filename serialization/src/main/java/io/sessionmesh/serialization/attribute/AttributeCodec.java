@@ -1,0 +1,350 @@
+package io.sessionmesh.serialization.attribute;
+
+import io.sessionmesh.serialization.attribute.internal.CollectionShapes;
+import io.sessionmesh.serialization.attribute.internal.GuardedDeserializeStream;
+import io.sessionmesh.serialization.attribute.internal.OneNioRuntime;
+import io.sessionmesh.serialization.attribute.internal.PreparingSizeStream;
+import io.sessionmesh.serialization.attribute.internal.SchemaIntake;
+import io.sessionmesh.serialization.attribute.internal.Streams;
+import io.sessionmesh.serialization.compression.CompressionOptions;
+import io.sessionmesh.serialization.compression.CorruptValueException;
+import io.sessionmesh.serialization.compression.ValueCompressor;
+
+import one.nio.serial.Repository;
+import one.nio.serial.Serializer;
+import one.nio.serial.SerializerNotFoundException;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Turns one attribute value into bytes and back: one-nio serialization in plain mode (an 8-byte class uid
+ * per object, no schema inside the value), then compression when it pays.
+ *
+ * <p>Value form: {@code [compression codec id: 1 byte][payload]} as {@link ValueCompressor} frames it;
+ * the payload, once decompressed, is one-nio's plain-mode serial form.
+ *
+ * <p>Schemas travel beside the values, through a {@link SchemaRegistry}: the first time this codec writes
+ * an object of a class it publishes that class's one-nio schema; when it reads a uid this JVM does not know,
+ * it fetches the schema, registers it with one-nio (renaming classes and fields declared in
+ * {@link FormerNames}, refusing classes the {@link ClassFilter} denies) and reads the value again. So a JVM
+ * reads values written by another JVM with another version of the class: added fields stay at their
+ * defaults, removed fields are skipped, int widens to long.
+ *
+ * <p>A value that cannot be decoded fails alone, with a subtype of {@link AttributeCodecException}; the
+ * codec and every other value stay usable. Thread-safe; build one per client and share it.
+ *
+ * <table>
+ *   <caption>Limits</caption>
+ *   <tr><th>limit</th><th>value</th></tr>
+ *   <tr><td>schemas fetched while decoding one value</td><td>{@value #MAX_SCHEMA_FETCHES_PER_VALUE}</td></tr>
+ *   <tr><td>refused schemas remembered, so they are not fetched again</td><td>{@value #MAX_REFUSED_SCHEMAS}</td></tr>
+ *   <tr><td>decompressed size of one value</td><td>{@link CompressionOptions#maxDecompressedBytes()}</td></tr>
+ * </table>
+ */
+public final class AttributeCodec {
+    /** A value that needs more unknown schemas than this is refused rather than fetched on and on. */
+    public static final int MAX_SCHEMA_FETCHES_PER_VALUE = 64;
+    /** Schemas refused for good (unknown or denied class) are remembered up to this count. */
+    public static final int MAX_REFUSED_SCHEMAS = 1024;
+
+    static {
+        OneNioRuntime.init();
+    }
+
+    private final SchemaRegistry registry;
+    private final ClassFilter filter;
+    private final ValueCompressor compressor;
+    private final CompressionOptions compression;
+    private final SchemaIntake intake;
+    private final Map<String, String> formerClassNames;
+    private final Map<Long, AttributeDecodeException> refusedSchemas = new ConcurrentHashMap<>();
+    private final ClassValue<PublishState> publishStates = new ClassValue<>() {
+        @Override
+        protected PublishState computeValue(Class<?> cls) {
+            CollectionShapes.install(cls);
+            return new PublishState();
+        }
+    };
+    private final ClassValue<Boolean> allowedClasses = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> cls) {
+            return filter.isAllowed(cls.getName());
+        }
+    };
+    private final GuardedDeserializeStream.ReadGuard guard = this::checkAllowed;
+    private final PreparingSizeStream.ClassHook hook = this::beforeWrite;
+
+    private final LongAdder schemasPublished = new LongAdder();
+    private final LongAdder schemasFetched = new LongAdder();
+    private final LongAdder decodeFailures = new LongAdder();
+
+    private AttributeCodec(Builder builder) {
+        this.registry = builder.registry;
+        this.filter = builder.filter;
+        this.compression = builder.compression;
+        this.compressor = new ValueCompressor(builder.compression);
+        this.formerClassNames = SchemaIntake.formerNamesOf(builder.renamedClasses);
+        this.intake = new SchemaIntake(filter, formerClassNames);
+    }
+
+    /** A builder with the defaults: a local in-memory registry, a permissive filter, default compression. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Encodes one value.
+     *
+     * @throws AttributeEncodeException if the value is not serializable or its schema cannot be published
+     */
+    public byte[] encode(Object value) {
+        Objects.requireNonNull(value, "value (a null attribute is removed, not stored)");
+        byte[] framed;
+        try {
+            PreparingSizeStream sizer = new PreparingSizeStream(hook);
+            sizer.writeObject(value);
+            framed = new byte[ValueCompressor.STORED_HEADER_BYTES + sizer.count()];
+            Streams.writerFor(sizer, framed, ValueCompressor.STORED_HEADER_BYTES).writeObject(value);
+        } catch (AttributeCodecException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new AttributeEncodeException("cannot serialize " + value.getClass().getName() + ": " + e, e);
+        }
+        return compressor.encodeInPlace(framed);
+    }
+
+    /** Decodes one value written by {@link #encode}, in this JVM or another. */
+    public Object decode(byte[] value) {
+        return decode(value, 0, value.length);
+    }
+
+    /**
+     * Decodes one value and checks its type.
+     *
+     * @throws AttributeDecodeException if the value is not an instance of {@code type}
+     */
+    public <T> T decode(byte[] value, Class<T> type) {
+        Object result = decode(value);
+        if (result != null && !type.isInstance(result)) {
+            decodeFailures.increment();
+            throw new AttributeDecodeException("value is a " + result.getClass().getName() + ", not a " + type.getName());
+        }
+        return type.cast(result);
+    }
+
+    /**
+     * Decodes one value held in {@code value[offset, offset + length)}.
+     *
+     * @throws AttributeDecodeException (or a subtype) naming what is wrong; other values are not affected
+     */
+    public Object decode(byte[] value, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, value.length);
+        try {
+            byte[] serialized;
+            int from;
+            int size;
+            if (ValueCompressor.isUncompressed(value, offset, length)) {
+                serialized = value;
+                from = offset + ValueCompressor.payloadOffset(value, offset, length);
+                size = length - (from - offset);
+            } else {
+                serialized = compressor.decode(value, offset, length);
+                from = 0;
+                size = serialized.length;
+            }
+            return deserialize(serialized, from, size);
+        } catch (CorruptValueException e) {
+            decodeFailures.increment();
+            throw new AttributeDecodeException("value of " + length + " bytes is corrupt: " + e.getMessage(), e);
+        } catch (AttributeCodecException e) {
+            decodeFailures.increment();
+            throw e;
+        }
+    }
+
+    private Object deserialize(byte[] serialized, int from, int size) {
+        for (int fetches = 0; ; fetches++) {
+            try {
+                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard);
+                Object result = in.readObject();
+                if (in.available() != 0) {
+                    throw new AttributeDecodeException("value has " + in.available() + " bytes left over after the object");
+                }
+                return result;
+            } catch (AttributeCodecException e) {
+                throw e;
+            } catch (Exception | StackOverflowError e) {
+                SerializerNotFoundException missing = missingSchema(e);
+                if (missing == null) {
+                    throw new AttributeDecodeException("value of " + size + " bytes cannot be deserialized: " + e, e);
+                }
+                if (fetches >= MAX_SCHEMA_FETCHES_PER_VALUE) {
+                    throw new AttributeDecodeException("value needs more than " + MAX_SCHEMA_FETCHES_PER_VALUE
+                            + " unknown schemas; refusing to fetch more", e);
+                }
+                fetchSchema(missing.getUid());
+            }
+        }
+    }
+
+    private static SerializerNotFoundException missingSchema(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SerializerNotFoundException) {
+                return (SerializerNotFoundException) t;
+            }
+        }
+        return null;
+    }
+
+    private void fetchSchema(long uid) {
+        AttributeDecodeException refused = refusedSchemas.get(uid);
+        if (refused != null) {
+            throw refused;
+        }
+        byte[] schema = registry.fetch(uid);
+        if (schema == null) {
+            throw new SchemaNotFoundException(uid);
+        }
+        try {
+            intake.accept(uid, schema);
+            schemasFetched.increment();
+        } catch (UnknownClassException | ClassNotAllowedException e) {
+            if (refusedSchemas.size() < MAX_REFUSED_SCHEMAS) {
+                refusedSchemas.put(uid, e);
+            }
+            throw e;
+        }
+    }
+
+    private void checkAllowed(Serializer<?> serializer) {
+        Class<?> cls = serializer.cls();
+        if (cls == null) {
+            throw new ClassNotAllowedException("<no class>", "the schema " + Long.toHexString(serializer.uid()) + " has no class");
+        }
+        if (!allowedClasses.get(cls)) {
+            filter.check(cls.getName());
+        }
+    }
+
+    private void beforeWrite(Class<?> cls) {
+        PublishState state = publishStates.get(cls);
+        if (!state.published) {
+            publish(cls, state);
+        }
+    }
+
+    private void publish(Class<?> cls, PublishState state) {
+        synchronized (state) {
+            if (state.published) {
+                return;
+            }
+            Serializer<?> serializer = Repository.get(cls);
+            if (serializer.uid() >= 0) {
+                byte[] schema;
+                try {
+                    schema = Serializer.serialize(serializer);
+                } catch (IOException e) {
+                    throw new AttributeEncodeException("cannot serialize the schema of " + cls.getName(), e);
+                }
+                try {
+                    registry.publish(serializer.uid(), schema);
+                } catch (SchemaRegistryException e) {
+                    throw new AttributeEncodeException("cannot publish the schema of " + cls.getName() + " ("
+                            + Long.toHexString(serializer.uid()) + "): " + e.getMessage(), e);
+                }
+                schemasPublished.increment();
+            }
+            state.published = true;
+        }
+    }
+
+    /** How many schemas this codec has published. */
+    public long schemasPublished() {
+        return schemasPublished.sum();
+    }
+
+    /** How many schemas this codec has fetched from the registry and registered. */
+    public long schemasFetched() {
+        return schemasFetched.sum();
+    }
+
+    /** How many values failed to decode. */
+    public long decodeFailures() {
+        return decodeFailures.sum();
+    }
+
+    /** The class filter in force. */
+    public ClassFilter classFilter() {
+        return filter;
+    }
+
+    /** The compression options in force. */
+    public CompressionOptions compression() {
+        return compression;
+    }
+
+    @Override
+    public String toString() {
+        return "AttributeCodec[" + filter + ", " + compression + ", one-nio gen mode " + OneNioRuntime.genMode()
+                + ", renamed classes " + formerClassNames.size() + "]";
+    }
+
+    /** Whether this codec has published the schema of a class. */
+    private static final class PublishState {
+        volatile boolean published;
+    }
+
+    /** Options of an {@link AttributeCodec}. */
+    public static final class Builder {
+        private SchemaRegistry registry = new InMemorySchemaRegistry();
+        private ClassFilter filter = ClassFilter.PERMISSIVE;
+        private CompressionOptions compression = CompressionOptions.DEFAULT;
+        private final List<Class<?>> renamedClasses = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Where schemas are published and fetched; default: an in-memory registry of this codec alone. */
+        public Builder schemaRegistry(SchemaRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Which classes may be instantiated when decoding; default {@link ClassFilter#PERMISSIVE}. */
+        public Builder classFilter(ClassFilter filter) {
+            this.filter = Objects.requireNonNull(filter, "filter");
+            return this;
+        }
+
+        /** How values are compressed; default {@link CompressionOptions#DEFAULT}. */
+        public Builder compression(CompressionOptions compression) {
+            this.compression = Objects.requireNonNull(compression, "compression");
+            return this;
+        }
+
+        /** Classes annotated with {@link FormerNames}, so values written under their old names decode. */
+        public Builder registerClasses(Class<?>... classes) {
+            for (Class<?> cls : classes) {
+                Objects.requireNonNull(cls, "class");
+                if (cls.getAnnotation(FormerNames.class) == null) {
+                    throw new IllegalArgumentException("registerClasses: " + cls.getName()
+                            + " has no @FormerNames annotation; only renamed classes need registering");
+                }
+            }
+            renamedClasses.addAll(Arrays.asList(classes));
+            return this;
+        }
+
+        /** The codec. */
+        public AttributeCodec build() {
+            return new AttributeCodec(this);
+        }
+    }
+}

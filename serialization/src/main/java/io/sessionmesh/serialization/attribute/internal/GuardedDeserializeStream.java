@@ -1,0 +1,142 @@
+package io.sessionmesh.serialization.attribute.internal;
+
+import one.nio.serial.DeserializeStream;
+import one.nio.serial.Repository;
+import one.nio.serial.Serializer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+
+/**
+ * one-nio's plain-mode reader with three guards in front of every object it reads:
+ * <ul>
+ *   <li>the class of the object must pass the {@link ReadGuard} (the client's class filter) before any
+ *       instance is made;</li>
+ *   <li>a declared element count of an array, ArrayList or HashMap must fit in the bytes that remain, so a
+ *       few corrupt bytes cannot make one-nio pre-allocate gigabytes;</li>
+ *   <li>persist-mode embedded schemas are refused: plain mode never writes them, and they would let a value
+ *       name any class.</li>
+ * </ul>
+ * It also lets {@link RebuildingSerializer} fill its back-reference slot after it has built an immutable
+ * collection from its elements.
+ */
+public final class GuardedDeserializeStream extends DeserializeStream {
+    /** one-nio's tag of a persist-mode embedded schema (DataStream.REF_EMBEDDED). */
+    private static final byte EMBEDDED_SCHEMA_TAG = -4;
+
+    /** Decides whether objects of a serializer's class may be made. */
+    @FunctionalInterface
+    public interface ReadGuard {
+        void check(Serializer<?> serializer) throws IOException;
+    }
+
+    private final ReadGuard guard;
+
+    /** Reads {@code length} bytes of {@code array} starting at {@code from}. */
+    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard) {
+        super(array, from + length);
+        this.offset += from;
+        this.guard = guard;
+    }
+
+    /**
+     * one-nio's {@code DeserializeStream.readObject}, with the guards between finding the serializer and
+     * letting it read. Written out rather than delegated, so the uid is looked up once.
+     */
+    @Override
+    public Object readObject() throws IOException, ClassNotFoundException {
+        long start = offset;
+        byte tag = readByte();
+        Serializer<?> serializer;
+        if (tag >= 0) {
+            offset = start;
+            serializer = Repository.requestSerializer(readLong());
+        } else if (tag <= FIRST_BOOT_UID) {
+            serializer = Repository.requestBootstrapSerializer(tag);
+            if (serializer == null) {
+                throw new IOException("unknown built-in type tag " + tag + " at offset " + position(start));
+            }
+        } else if (tag == REF_NULL) {
+            return null;
+        } else if (tag == REF_RECURSIVE) {
+            return backReference(readUnsignedShort(), start);
+        } else if (tag == REF_RECURSIVE2) {
+            return backReference(readInt(), start);
+        } else if (tag == EMBEDDED_SCHEMA_TAG) {
+            throw new IOException("embedded (persist-mode) schema at offset " + position(start)
+                    + ": not accepted in plain-mode values");
+        } else {
+            throw new IOException("invalid reference tag " + tag + " at offset " + position(start));
+        }
+        guard.check(serializer);
+        checkDeclaredCount(serializer.cls());
+        if (++contextSize >= context.length) {
+            context = Arrays.copyOf(context, context.length * 2);
+        }
+        return serializer.read(this);
+    }
+
+    private Object backReference(int index, long start) throws IOException {
+        if (index < 0 || index + 1 > contextSize) {
+            throw new IOException("back reference to object " + index + " at offset " + position(start)
+                    + ", but only " + contextSize + " objects were read");
+        }
+        return context[index + 1];
+    }
+
+    /** The slot this stream gives the object being read now, for {@link #fillSlot}. */
+    int currentSlot() {
+        return contextSize;
+    }
+
+    /** Puts an object built after its contents into the slot it was given, so later back references find it. */
+    void fillSlot(int slot, Object value) {
+        context[slot] = value;
+    }
+
+    /** The bytes left to read. */
+    int remaining() {
+        return (int) (limit - offset);
+    }
+
+    private void checkDeclaredCount(Class<?> cls) throws IOException {
+        int bytesPerElement;
+        if (cls.isArray()) {
+            bytesPerElement = elementBytes(cls.getComponentType());
+        } else if (cls == ArrayList.class || cls == HashMap.class) {
+            bytesPerElement = 1;
+        } else {
+            return;
+        }
+        if (remaining() < Integer.BYTES) {
+            return; // one-nio reports the truncation itself
+        }
+        long at = offset;
+        int count = readInt();
+        offset = at;
+        if (count < 0 && cls == byte[].class) {
+            return; // one-nio reads a negative byte[] length as empty
+        }
+        if (count < 0 || (long) count * bytesPerElement > remaining() - Integer.BYTES) {
+            throw new IOException(cls.getTypeName() + " declares " + count + " elements at offset " + position(at)
+                    + " but only " + (remaining() - Integer.BYTES) + " bytes remain");
+        }
+    }
+
+    private static int elementBytes(Class<?> component) {
+        if (component == long.class || component == double.class) {
+            return 8;
+        } else if (component == int.class || component == float.class) {
+            return 4;
+        } else if (component == short.class || component == char.class) {
+            return 2;
+        }
+        return 1; // byte, boolean, and references (a reference is at least one tag byte)
+    }
+
+    private long position(long absolute) {
+        return absolute - address;
+    }
+}
