@@ -76,13 +76,13 @@ class ClassFilterTest {
     }
 
     @Test
-    void decode_schemaOfAGadgetFromTheRegistry_isRefusedByName() {
+    void decode_classKnownLocally_isStillCheckedAgainstTheReadersFilter() {
         ConcurrentHashMap<Long, byte[]> store = new ConcurrentHashMap<>();
         InMemorySchemaRegistry shared = new InMemorySchemaRegistry(store, 100, 1 << 20);
         AttributeCodec writer = AttributeCodec.builder().schemaRegistry(shared).build();
         byte[] value = writer.encode(new Foreign("y"));
-        // A reader in another JVM would fetch the schema; here the codec already knows the class locally,
-        // so check the refusal on a reader that only allows other packages.
+        // One-nio already knows the class in this JVM (the writer registered it): the reader's filter must
+        // still refuse it. The refusal of a fetched schema is in EvolutionMatrixTest.
         AttributeCodec reader = AttributeCodec.builder().schemaRegistry(shared)
                 .classFilter(ClassFilter.allowing("org.example.")).build();
         assertThrows(ClassNotAllowedException.class, () -> reader.decode(value));

@@ -179,6 +179,18 @@ class EvolutionMatrixTest {
     }
 
     @Test
+    void gadgetNamedSchemaFromTheRegistry_isRefusedByName_beforeTheClassIsLoaded() throws Throwable {
+        Map<String, String> gadget = source("org.codehaus.groovy.runtime.FakeClosure",
+                "{ static { System.setProperty(\"sessionmesh.test.gadget.initialized\", \"yes\"); } public String cmd; }");
+        SimulatedJvm writer = jvm("attacker", gadget);
+        byte[] value = writer.write("org.codehaus.groovy.runtime.FakeClosure", fields("cmd", "touch /tmp/x"));
+        System.clearProperty("sessionmesh.test.gadget.initialized");
+        SimulatedJvm victim = jvm("victim", gadget);
+        assertThrowsNamed("ClassNotAllowedException", () -> victim.read(value));
+        assertNull(System.getProperty("sessionmesh.test.gadget.initialized"), "the gadget's static initializer ran");
+    }
+
+    @Test
     void schemaNotExchanged_readerFailsWithSchemaNotFound() throws Throwable {
         SimulatedJvm writer = jvm("w", CUSTOMER_V1);
         SimulatedJvm isolated = jvm("isolated", new ConcurrentHashMap<>(), CUSTOMER_V1);
