@@ -112,13 +112,13 @@ public final class CollectionShapes {
             return null; // no usable constructor: leave the class to one-nio's fallback
         }
         if (Map.class.isAssignableFrom(cls)) {
-            return new MapShape(items -> {
+            return Shape.entries(items -> {
                 @SuppressWarnings("unchecked")
                 Map<Object, Object> map = (Map<Object, Object>) constructor.newInstance();
                 return putAll(map, items);
             });
         }
-        return new ListShape(items -> {
+        return Shape.elements(items -> {
             @SuppressWarnings("unchecked")
             Collection<Object> collection = (Collection<Object>) constructor.newInstance();
             collection.addAll(Arrays.asList(items));
@@ -128,43 +128,43 @@ public final class CollectionShapes {
 
     private static Map<Class<?>, CollectionShape> jdkShapes() {
         Map<Class<?>, CollectionShape> shapes = new HashMap<>();
-        CollectionShape listOf = new ListShape(CollectionShapes::immutableList);
+        CollectionShape listOf = Shape.elements(CollectionShapes::immutableList);
         for (List<?> sample : List.of(List.of(), List.of(1), List.of(1, 2, 3), List.of(1, 2, 3).subList(0, 2),
                 java.util.stream.Stream.of(1).toList())) {
             shapes.put(sample.getClass(), listOf);
         }
-        CollectionShape setOf = new ListShape(Set::of);
+        CollectionShape setOf = Shape.elements(Set::of);
         for (Set<?> sample : List.of(Set.of(), Set.of(1), Set.of(1, 2, 3))) {
             shapes.put(sample.getClass(), setOf);
         }
-        CollectionShape mapOf = new MapShape(CollectionShapes::immutableMap);
+        CollectionShape mapOf = Shape.entries(CollectionShapes::immutableMap);
         for (Map<?, ?> sample : List.of(Map.of(), Map.of(1, 1), Map.of(1, 1, 2, 2))) {
             shapes.put(sample.getClass(), mapOf);
         }
         shapes.put(Collections.unmodifiableList(new ArrayList<>()).getClass(),
-                new ListShape(items -> Collections.unmodifiableList(new ArrayList<>(Arrays.asList(items)))));
+                Shape.elements(items -> Collections.unmodifiableList(new ArrayList<>(Arrays.asList(items)))));
         shapes.put(Collections.unmodifiableList(new LinkedList<>()).getClass(),
-                new ListShape(items -> Collections.unmodifiableList(new LinkedList<>(Arrays.asList(items)))));
+                Shape.elements(items -> Collections.unmodifiableList(new LinkedList<>(Arrays.asList(items)))));
         shapes.put(Collections.unmodifiableCollection(new ArrayList<>()).getClass(),
-                new ListShape(items -> Collections.unmodifiableCollection(new ArrayList<>(Arrays.asList(items)))));
+                Shape.elements(items -> Collections.unmodifiableCollection(new ArrayList<>(Arrays.asList(items)))));
         shapes.put(Collections.unmodifiableSet(new LinkedHashSet<>()).getClass(),
-                new ListShape(items -> Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(items)))));
+                Shape.elements(items -> Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(items)))));
         shapes.put(Collections.unmodifiableSortedSet(new TreeSet<>()).getClass(),
-                new SortedListShape((items, c) -> Collections.unmodifiableSortedSet(treeSet(items, c))));
+                Shape.sortedElements((items, c) -> Collections.unmodifiableSortedSet(treeSet(items, c))));
         shapes.put(Collections.unmodifiableNavigableSet(new TreeSet<>()).getClass(),
-                new SortedListShape((items, c) -> Collections.unmodifiableNavigableSet(treeSet(items, c))));
+                Shape.sortedElements((items, c) -> Collections.unmodifiableNavigableSet(treeSet(items, c))));
         shapes.put(Collections.unmodifiableMap(new HashMap<>()).getClass(),
-                new MapShape(items -> Collections.unmodifiableMap(putAll(new LinkedHashMap<>(), items))));
+                Shape.entries(items -> Collections.unmodifiableMap(putAll(new LinkedHashMap<>(), items))));
         shapes.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(),
-                new SortedMapShape((items, c) -> Collections.unmodifiableSortedMap(putAll(new TreeMap<>(c), items))));
+                Shape.sortedEntries((items, c) -> Collections.unmodifiableSortedMap(putAll(new TreeMap<>(c), items))));
         shapes.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(),
-                new SortedMapShape((items, c) -> Collections.unmodifiableNavigableMap(
+                Shape.sortedEntries((items, c) -> Collections.unmodifiableNavigableMap(
                         (NavigableMap<Object, Object>) putAll(new TreeMap<>(c), items))));
-        shapes.put(Collections.singletonList(1).getClass(), new ListShape(items -> Collections.singletonList(items[0])));
-        shapes.put(Collections.singleton(1).getClass(), new ListShape(items -> Collections.singleton(items[0])));
+        shapes.put(Collections.singletonList(1).getClass(), Shape.elements(items -> Collections.singletonList(items[0])));
+        shapes.put(Collections.singleton(1).getClass(), Shape.elements(items -> Collections.singleton(items[0])));
         shapes.put(Collections.singletonMap(1, 1).getClass(),
-                new MapShape(items -> Collections.singletonMap(items[0], items[1])));
-        shapes.put(Arrays.asList(1).getClass(), new ListShape(Arrays::asList));
+                Shape.entries(items -> Collections.singletonMap(items[0], items[1])));
+        shapes.put(Arrays.asList(1).getClass(), Shape.elements(Arrays::asList));
         return Map.copyOf(shapes);
     }
 
@@ -212,111 +212,65 @@ public final class CollectionShapes {
         Object build(Object[] items, Comparator<Object> comparator) throws ReflectiveOperationException;
     }
 
-    /** Elements of a {@link Collection}. */
-    static class ListShape implements CollectionShape {
-        private final Builder builder;
+    /**
+     * Elements of a {@link Collection} or entries of a {@link Map}, with the comparator of a
+     * {@link SortedSet} or {@link SortedMap} when sorted.
+     */
+    static class Shape implements CollectionShape {
+        private final boolean pairs;
+        private final boolean sorted;
+        private final SortedBuilder builder;
 
-        ListShape(Builder builder) {
+        Shape(boolean pairs, boolean sorted, SortedBuilder builder) {
+            this.pairs = pairs;
+            this.sorted = sorted;
             this.builder = builder;
         }
 
-        @Override
-        public boolean pairs() {
-            return false;
+        static Shape elements(Builder builder) {
+            return new Shape(false, false, (items, comparator) -> builder.build(items));
         }
 
-        @Override
-        public int size(Object value) {
-            return ((Collection<?>) value).size();
+        static Shape entries(Builder builder) {
+            return new Shape(true, false, (items, comparator) -> builder.build(items));
         }
 
-        @Override
-        public Iterator<?> iterator(Object value) {
-            return ((Collection<?>) value).iterator();
+        static Shape sortedElements(SortedBuilder builder) {
+            return new Shape(false, true, builder);
         }
 
-        @Override
-        public Object rebuild(Object[] items, Comparator<Object> comparator) throws ReflectiveOperationException {
-            return builder.build(items);
-        }
-    }
-
-    /** Elements of a {@link SortedSet}, after its comparator. */
-    static final class SortedListShape extends ListShape {
-        private final SortedBuilder sortedBuilder;
-
-        SortedListShape(SortedBuilder builder) {
-            super(null);
-            this.sortedBuilder = builder;
+        static Shape sortedEntries(SortedBuilder builder) {
+            return new Shape(true, true, builder);
         }
 
         @Override
         public boolean sorted() {
-            return true;
+            return sorted;
         }
 
         @Override
         public Comparator<?> comparator(Object value) {
-            return ((SortedSet<?>) value).comparator();
-        }
-
-        @Override
-        public Object rebuild(Object[] items, Comparator<Object> comparator) throws ReflectiveOperationException {
-            return sortedBuilder.build(items, comparator);
-        }
-    }
-
-    /** Entries of a {@link Map}. */
-    static class MapShape implements CollectionShape {
-        private final Builder builder;
-
-        MapShape(Builder builder) {
-            this.builder = builder;
+            return pairs ? ((SortedMap<?, ?>) value).comparator() : ((SortedSet<?>) value).comparator();
         }
 
         @Override
         public boolean pairs() {
-            return true;
+            return pairs;
         }
 
         @Override
         public int size(Object value) {
-            return ((Map<?, ?>) value).size();
+            return pairs ? ((Map<?, ?>) value).size() : ((Collection<?>) value).size();
         }
 
         @Override
         public Iterator<?> iterator(Object value) {
-            return ((Map<?, ?>) value).entrySet().iterator();
+            return pairs ? ((Map<?, ?>) value).entrySet().iterator() : ((Collection<?>) value).iterator();
         }
 
         @Override
         public Object rebuild(Object[] items, Comparator<Object> comparator) throws ReflectiveOperationException {
-            return builder.build(items);
-        }
-    }
-
-    /** Entries of a {@link SortedMap}, after its comparator. */
-    static final class SortedMapShape extends MapShape {
-        private final SortedBuilder sortedBuilder;
-
-        SortedMapShape(SortedBuilder builder) {
-            super(null);
-            this.sortedBuilder = builder;
-        }
-
-        @Override
-        public boolean sorted() {
-            return true;
-        }
-
-        @Override
-        public Comparator<?> comparator(Object value) {
-            return ((SortedMap<?, ?>) value).comparator();
-        }
-
-        @Override
-        public Object rebuild(Object[] items, Comparator<Object> comparator) throws ReflectiveOperationException {
-            return sortedBuilder.build(items, comparator);
+            return builder.build(items, comparator);
         }
     }
 }

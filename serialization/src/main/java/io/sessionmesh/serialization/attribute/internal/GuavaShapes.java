@@ -43,53 +43,36 @@ final class GuavaShapes {
 
     private static CollectionShape shapeFor(Class<?> cls) {
         if (ImmutableSortedSet.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.ListShape(null) {
-                @Override
-                public boolean sorted() {
-                    return true;
-                }
-
+            return new CollectionShapes.Shape(false, true,
+                    (items, comparator) -> ImmutableSortedSet.copyOf(natural(comparator), Arrays.asList(items))) {
                 @Override
                 public Comparator<?> comparator(Object value) {
-                    return unnatural(((ImmutableSortedSet<?>) value).comparator());
-                }
-
-                @Override
-                public Object rebuild(Object[] items, Comparator<Object> comparator) {
-                    return ImmutableSortedSet.copyOf(natural(comparator), Arrays.asList(items));
+                    return unnatural(super.comparator(value));
                 }
             };
         } else if (ImmutableSet.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.ListShape(ImmutableSet::copyOf);
+            return CollectionShapes.Shape.elements(ImmutableSet::copyOf);
         } else if (ImmutableList.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.ListShape(ImmutableList::copyOf);
+            return CollectionShapes.Shape.elements(ImmutableList::copyOf);
         } else if (ImmutableMultiset.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.ListShape(ImmutableMultiset::copyOf);
+            return CollectionShapes.Shape.elements(ImmutableMultiset::copyOf);
         } else if (ImmutableCollection.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.ListShape(ImmutableList::copyOf);
+            return CollectionShapes.Shape.elements(ImmutableList::copyOf);
         } else if (ImmutableSortedMap.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.MapShape(null) {
-                @Override
-                public boolean sorted() {
-                    return true;
+            return new CollectionShapes.Shape(true, true, (items, comparator) -> {
+                ImmutableSortedMap.Builder<Object, Object> builder = new ImmutableSortedMap.Builder<>(natural(comparator));
+                for (int i = 0; i < items.length; i += 2) {
+                    builder.put(items[i], items[i + 1]);
                 }
-
+                return builder.buildOrThrow();
+            }) {
                 @Override
                 public Comparator<?> comparator(Object value) {
-                    return unnatural(((ImmutableSortedMap<?, ?>) value).comparator());
-                }
-
-                @Override
-                public Object rebuild(Object[] items, Comparator<Object> comparator) {
-                    ImmutableSortedMap.Builder<Object, Object> builder = new ImmutableSortedMap.Builder<>(natural(comparator));
-                    for (int i = 0; i < items.length; i += 2) {
-                        builder.put(items[i], items[i + 1]);
-                    }
-                    return builder.buildOrThrow();
+                    return unnatural(super.comparator(value));
                 }
             };
         } else if (ImmutableBiMap.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.MapShape(items -> {
+            return CollectionShapes.Shape.entries(items -> {
                 ImmutableBiMap.Builder<Object, Object> builder = ImmutableBiMap.builderWithExpectedSize(items.length / 2);
                 for (int i = 0; i < items.length; i += 2) {
                     builder.put(items[i], items[i + 1]);
@@ -97,7 +80,7 @@ final class GuavaShapes {
                 return builder.buildOrThrow();
             });
         } else if (ImmutableMap.class.isAssignableFrom(cls)) {
-            return new CollectionShapes.MapShape(items -> {
+            return CollectionShapes.Shape.entries(items -> {
                 ImmutableMap.Builder<Object, Object> builder = ImmutableMap.builderWithExpectedSize(items.length / 2);
                 for (int i = 0; i < items.length; i += 2) {
                     builder.put(items[i], items[i + 1]);
@@ -106,7 +89,14 @@ final class GuavaShapes {
             });
         } else if (ImmutableMultimap.class.isAssignableFrom(cls)) {
             boolean setValued = ImmutableSetMultimap.class.isAssignableFrom(cls);
-            return new CollectionShapes.MapShape(null) {
+            return new CollectionShapes.Shape(true, false, (items, comparator) -> {
+                ImmutableMultimap.Builder<Object, Object> builder =
+                        setValued ? ImmutableSetMultimap.builder() : ImmutableListMultimap.builder();
+                for (int i = 0; i < items.length; i += 2) {
+                    builder.put(items[i], items[i + 1]);
+                }
+                return builder.build();
+            }) {
                 @Override
                 public int size(Object value) {
                     return ((ImmutableMultimap<?, ?>) value).size();
@@ -115,16 +105,6 @@ final class GuavaShapes {
                 @Override
                 public Iterator<?> iterator(Object value) {
                     return ((ImmutableMultimap<?, ?>) value).entries().iterator();
-                }
-
-                @Override
-                public Object rebuild(Object[] items, Comparator<Object> comparator) {
-                    ImmutableMultimap.Builder<Object, Object> builder =
-                            setValued ? ImmutableSetMultimap.builder() : ImmutableListMultimap.builder();
-                    for (int i = 0; i < items.length; i += 2) {
-                        builder.put(items[i], items[i + 1]);
-                    }
-                    return builder.build();
                 }
             };
         }
