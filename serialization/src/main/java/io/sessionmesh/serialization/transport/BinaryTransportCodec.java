@@ -1,325 +1,258 @@
 package io.sessionmesh.serialization.transport;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * The binary form of transport messages: no JSON, no base64. Layout in PROTOCOL.md, "Transport messages":
+ * The binary form of transport messages: the hot path between client, sidecar and master. No JSON, no
+ * base64: a fixed 11-byte header, then fields prefixed by unsigned varints, values as raw bytes.
  *
  * <pre>
- * +----------------+---------+--------+-------------------+------------------------------+
- * | magic 0x534D   | version | type   | body length       | body                         |
- * | 2 bytes ("SM") | 1 byte  | 1 byte | 4 bytes, unsigned | body length bytes            |
- * +----------------+---------+--------+-------------------+------------------------------+
+ *  0        4         5        6        7                 11
+ *  +--------+---------+--------+--------+-----------------+----------------------+
+ *  | magic  | version | type   | flags  | body length     | body                 |
+ *  | "SMTM" | 1       | 1..5   | 0      | uint32, BE      | (body length bytes)  |
+ *  +--------+---------+--------+--------+-----------------+----------------------+
  * </pre>
- * Integers in the header are big-endian; in the body, counts, lengths and versions are unsigned LEB128
- * varints, strings are a varint byte length and UTF-8, values a varint length and the bytes. Decoding
- * checks every length against its {@link TransportLimits} limit and against the bytes left before it
- * allocates, and turns anything malformed into a {@link MalformedMessageException}. Thread-safe.
+ *
+ * The bodies, the flags and the versioning rules are in PROTOCOL.md. Decoding checks the header, then every
+ * length and count against {@link TransportLimits} and against the bytes left before allocating; anything
+ * malformed becomes a {@link MalformedMessageException} with the {@link Status} to answer, never another
+ * exception, a hang or a wrong value. Decoded values are copies: the input buffer may be reused at once.
+ * Encoding sizes the message first (checking the same limits) and writes
+ * it with one allocation (none when writing into a caller's buffer). Thread-safe.
+ *
+ * @see "PROTOCOL.md, section Transport messages (serialization module)"
  */
 public final class BinaryTransportCodec {
-    /** "SM". */
-    public static final int MAGIC = 0x534D;
-    /** The format version this codec writes and reads. */
+    /** "SMTM", SessionMesh Transport Message, big-endian at offset 0. */
+    public static final int MAGIC = 0x534D544D;
+    /** The format version this codec writes and reads; another one is {@link Status#UNSUPPORTED_VERSION}. */
     public static final int VERSION = 1;
-    /** Bytes of the header. */
-    public static final int HEADER_BYTES = 8;
+    /** Magic, version, type, flags, body length. */
+    public static final int HEADER_BYTES = 11;
+    /**
+     * Flag: the body continues after the fields of this version with data a reader of this version skips.
+     * Without it, bytes after the last field are {@link Status#BAD_REQUEST}.
+     */
+    public static final int FLAG_TRAILER = 0x10;
+    /** Flags a reader must understand: an unknown one is {@link Status#UNSUPPORTED_VERSION}. Version 1 defines none. */
+    public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
+
+    private static final int VERSION_OFFSET = 4;
+    private static final int TYPE_OFFSET = 5;
+    private static final int FLAGS_OFFSET = 6;
+    private static final int LENGTH_OFFSET = 7;
 
     private final TransportLimits limits;
-
-    public BinaryTransportCodec(TransportLimits limits) {
-        this.limits = Objects.requireNonNull(limits, "limits");
-    }
 
     /** A codec with {@link TransportLimits#DEFAULT}. */
     public BinaryTransportCodec() {
         this(TransportLimits.DEFAULT);
     }
 
+    public BinaryTransportCodec(TransportLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
     public TransportLimits limits() {
         return limits;
     }
 
-    // ------------------------------------------------------------------ encoding
+    // ---- encoding ----
 
-    /** Encodes any model message ({@link ReadRequest}, {@link ReadResult}, ...). */
-    public byte[] encode(Object message) {
-        int type = MessageTypes.of(message);
-        int body = bodySize(message);
-        if (HEADER_BYTES + (long) body > limits.maxMessageBytes()) {
-            throw MalformedMessageException.tooLarge("message of " + (HEADER_BYTES + (long) body) + " bytes is over the limit of "
-                    + limits.maxMessageBytes());
-        }
-        BinaryWriter w = new BinaryWriter(HEADER_BYTES + body);
-        w.u16(MAGIC);
-        w.u8(VERSION);
-        w.u8(type);
-        w.i32(body);
-        writeBody(message, w);
-        return w.array();
+    /** The encoded size of {@code message}, header included; checks the limits as {@link #encode} does. */
+    public int encodedSize(TransportMessage message) {
+        return HEADER_BYTES + BinaryWriter.bodySize(message, limits);
     }
 
-    private static int bodySize(Object message) {
-        if (message instanceof ReadResult) {
-            ReadResult r = (ReadResult) message;
-            int size = BinaryWriter.stringSize(r.sessionId()) + BinaryWriter.varintSize(r.sections().size());
-            for (SectionData s : r.sections()) {
-                size += BinaryWriter.stringSize(s.name()) + BinaryWriter.varintSize(s.version()) + attributesSize(s.attributes());
-            }
-            return size;
-        } else if (message instanceof WriteRequest) {
-            WriteRequest r = (WriteRequest) message;
-            int size = BinaryWriter.stringSize(r.sessionId()) + BinaryWriter.varintSize(r.deltas().size());
-            for (SectionDelta d : r.deltas()) {
-                size += BinaryWriter.stringSize(d.section()) + BinaryWriter.varintSize(d.ifVersion() + 1)
-                        + attributesSize(d.set()) + BinaryWriter.varintSize(d.remove().size());
-                for (String name : d.remove()) {
-                    size += BinaryWriter.stringSize(name);
-                }
-            }
-            return size;
-        } else if (message instanceof ReadRequest) {
-            ReadRequest r = (ReadRequest) message;
-            int size = BinaryWriter.stringSize(r.sessionId()) + BinaryWriter.varintSize(r.sections().size());
-            for (String name : r.sections()) {
-                size += BinaryWriter.stringSize(name);
-            }
-            return size;
-        } else if (message instanceof WriteResult) {
-            WriteResult r = (WriteResult) message;
-            int size = BinaryWriter.stringSize(r.sessionId()) + BinaryWriter.varintSize(r.versions().size());
-            for (Map.Entry<String, Long> e : r.versions().entrySet()) {
-                size += BinaryWriter.stringSize(e.getKey()) + BinaryWriter.varintSize(e.getValue());
-            }
-            return size;
+    /**
+     * Encodes a message.
+     *
+     * @throws MalformedMessageException ({@link Status#TOO_LARGE}) if it breaks a limit
+     */
+    public byte[] encode(TransportMessage message) {
+        int body = BinaryWriter.bodySize(message, limits);
+        byte[] b = new byte[HEADER_BYTES + body];
+        write(message, body, b, 0);
+        return b;
+    }
+
+    /**
+     * Encodes a message into {@code dst} at its position, which advances past it.
+     *
+     * @return the number of bytes written
+     * @throws BufferOverflowException if it does not fit; nothing is written
+     * @throws MalformedMessageException ({@link Status#TOO_LARGE}) if it breaks a limit
+     */
+    public int encode(TransportMessage message, ByteBuffer dst) {
+        int body = BinaryWriter.bodySize(message, limits);
+        int size = HEADER_BYTES + body;
+        if (dst.remaining() < size) {
+            throw new BufferOverflowException();
+        }
+        if (dst.hasArray()) {
+            write(message, body, dst.array(), dst.arrayOffset() + dst.position());
+            dst.position(dst.position() + size);
         } else {
-            ErrorMessage e = (ErrorMessage) message;
-            return BinaryWriter.varintSize(e.status()) + BinaryWriter.stringSize(e.message());
-        }
-    }
-
-    private static int attributesSize(Map<String, byte[]> attributes) {
-        int size = BinaryWriter.varintSize(attributes.size());
-        for (Map.Entry<String, byte[]> e : attributes.entrySet()) {
-            size += BinaryWriter.stringSize(e.getKey()) + BinaryWriter.bytesSize(e.getValue());
+            byte[] b = new byte[size];
+            write(message, body, b, 0);
+            dst.put(b);
         }
         return size;
     }
 
-    private static void writeBody(Object message, BinaryWriter w) {
-        if (message instanceof ReadResult) {
-            ReadResult r = (ReadResult) message;
-            w.string(r.sessionId());
-            w.varint(r.sections().size());
-            for (SectionData s : r.sections()) {
-                w.string(s.name());
-                w.varint(s.version());
-                writeAttributes(s.attributes(), w);
-            }
-        } else if (message instanceof WriteRequest) {
-            WriteRequest r = (WriteRequest) message;
-            w.string(r.sessionId());
-            w.varint(r.deltas().size());
-            for (SectionDelta d : r.deltas()) {
-                w.string(d.section());
-                w.varint(d.ifVersion() + 1);
-                writeAttributes(d.set(), w);
-                w.varint(d.remove().size());
-                for (String name : d.remove()) {
-                    w.string(name);
-                }
-            }
-        } else if (message instanceof ReadRequest) {
-            ReadRequest r = (ReadRequest) message;
-            w.string(r.sessionId());
-            w.varint(r.sections().size());
-            for (String name : r.sections()) {
-                w.string(name);
-            }
-        } else if (message instanceof WriteResult) {
-            WriteResult r = (WriteResult) message;
-            w.string(r.sessionId());
-            w.varint(r.versions().size());
-            for (Map.Entry<String, Long> e : r.versions().entrySet()) {
-                w.string(e.getKey());
-                w.varint(e.getValue());
-            }
+    /** Encodes a message onto a stream (one write call). */
+    public void encode(TransportMessage message, OutputStream out) throws IOException {
+        out.write(encode(message));
+    }
+
+    private static void write(TransportMessage message, int body, byte[] b, int off) {
+        putInt(b, off, MAGIC);
+        b[off + VERSION_OFFSET] = VERSION;
+        b[off + TYPE_OFFSET] = (byte) message.type();
+        b[off + FLAGS_OFFSET] = 0;
+        putInt(b, off + LENGTH_OFFSET, body);
+        int end = BinaryWriter.writeBody(message, b, off + HEADER_BYTES);
+        assert end == off + HEADER_BYTES + body : "sized " + body + ", wrote " + (end - off - HEADER_BYTES);
+    }
+
+    // ---- framing ----
+
+    /**
+     * The total length of the message that starts at {@code buf}'s position, from its header, for a stream
+     * framer; -1 if fewer than {@value #HEADER_BYTES} bytes are there. The buffer is not moved.
+     *
+     * @throws MalformedMessageException if the header is bad or declares more than the message limit
+     */
+    public int frameLength(ByteBuffer buf) {
+        if (buf.remaining() < HEADER_BYTES) {
+            return -1;
+        }
+        if (buf.hasArray()) {
+            return HEADER_BYTES + checkHeader(buf.array(), buf.arrayOffset() + buf.position());
+        }
+        byte[] header = new byte[HEADER_BYTES];
+        buf.get(buf.position(), header);
+        return HEADER_BYTES + checkHeader(header, 0);
+    }
+
+    // ---- decoding ----
+
+    /** Decodes one message that fills the whole array. */
+    public TransportMessage decode(byte[] data) {
+        return decode(data, 0, data.length, 0);
+    }
+
+    /** Decodes one message that is exactly {@code length} bytes at {@code offset}. */
+    public TransportMessage decode(byte[] data, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        return decode(data, offset, length, 0);
+    }
+
+    /**
+     * Decodes one message that is exactly the buffer's remaining bytes; on success the position moves to the
+     * limit, on failure it stays. A direct buffer is copied to the heap once.
+     */
+    public TransportMessage decode(ByteBuffer data) {
+        return decode(data, 0);
+    }
+
+    /** Decodes one message that fills the whole array and must be of the given class. */
+    public <T extends TransportMessage> T decode(byte[] data, Class<T> type) {
+        return type.cast(decode(data, 0, data.length, MessageTypes.of(type)));
+    }
+
+    /** As {@link #decode(ByteBuffer)}, for a message that must be of the given class. */
+    public <T extends TransportMessage> T decode(ByteBuffer data, Class<T> type) {
+        return type.cast(decode(data, MessageTypes.of(type)));
+    }
+
+    private TransportMessage decode(ByteBuffer data, int expectedType) {
+        int n = data.remaining();
+        TransportMessage m;
+        if (data.hasArray()) {
+            m = decode(data.array(), data.arrayOffset() + data.position(), n, expectedType);
         } else {
-            ErrorMessage e = (ErrorMessage) message;
-            w.varint(e.status());
-            w.string(e.message());
-        }
-    }
-
-    private static void writeAttributes(Map<String, byte[]> attributes, BinaryWriter w) {
-        w.varint(attributes.size());
-        for (Map.Entry<String, byte[]> e : attributes.entrySet()) {
-            w.string(e.getKey());
-            w.bytes(e.getValue());
-        }
-    }
-
-    // ------------------------------------------------------------------ decoding
-
-    /** Decodes a whole array holding one message; returns the model object of the header's type. */
-    public Object decode(byte[] message) {
-        return decode(message, 0, message.length);
-    }
-
-    /** Decodes one message held in {@code bytes[offset, offset + length)}. */
-    public Object decode(byte[] bytes, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, bytes.length);
-        BinaryReader r = new BinaryReader(bytes, offset, length);
-        int type = readHeader(r, length);
-        try {
-            Object message;
-            switch (type) {
-                case MessageTypes.READ_REQUEST:
-                    message = readReadRequest(r);
-                    break;
-                case MessageTypes.READ_RESULT:
-                    message = readReadResult(r);
-                    break;
-                case MessageTypes.WRITE_REQUEST:
-                    message = readWriteRequest(r);
-                    break;
-                case MessageTypes.WRITE_RESULT:
-                    message = readWriteResult(r);
-                    break;
-                case MessageTypes.ERROR:
-                    message = readError(r);
-                    break;
-                default:
-                    throw MalformedMessageException.badRequest("unknown message type " + type);
+            if (n > limits.maxMessageBytes()) {
+                throw new MalformedMessageException(Status.TOO_LARGE, "message of " + n + " bytes is above the limit of "
+                        + limits.maxMessageBytes());
             }
-            if (r.remaining() != 0) {
-                throw MalformedMessageException.badRequest(r.remaining() + " bytes left over after the message body at offset "
-                        + r.offset());
-            }
-            return message;
-        } catch (MalformedMessageException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // The model's own checks (names, duplicates) surface as MalformedMessageException already;
-            // anything else is a decoder bug, still reported as a bad message rather than escaping.
-            throw new MalformedMessageException(Status.BAD_REQUEST, "malformed message: " + e, e);
+            byte[] copy = new byte[n];
+            data.get(data.position(), copy);
+            m = decode(copy, 0, n, expectedType);
         }
+        data.position(data.limit());
+        return m;
     }
 
-    /** Decodes a message that must be of the given type. */
-    public <T> T decode(byte[] message, Class<T> type) {
-        Object decoded = decode(message);
-        if (!type.isInstance(decoded)) {
-            throw MalformedMessageException.badRequest("expected a " + type.getSimpleName() + " but the message is a "
-                    + decoded.getClass().getSimpleName());
-        }
-        return type.cast(decoded);
-    }
-
-    /** Reads and checks the header of a message of {@code available} bytes; returns the message type. */
-    private int readHeader(BinaryReader r, int available) {
-        if (available < HEADER_BYTES) {
-            throw MalformedMessageException.badRequest("message of " + available + " bytes is shorter than the "
+    private TransportMessage decode(byte[] b, int off, int len, int expectedType) {
+        if (len < HEADER_BYTES) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "message of " + len + " bytes is shorter than the "
                     + HEADER_BYTES + "-byte header");
         }
-        int magic = r.u16("magic");
+        int body = checkHeader(b, off);
+        int type = b[off + TYPE_OFFSET];
+        if (expectedType != 0 && type != expectedType) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "message type " + MessageTypes.name(type)
+                    + " at offset " + TYPE_OFFSET + ", expected " + MessageTypes.name(expectedType));
+        }
+        if (body != len - HEADER_BYTES) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "body length " + body + " at offset " + LENGTH_OFFSET
+                    + (body > len - HEADER_BYTES ? " but only " + (len - HEADER_BYTES) + " bytes follow the header (truncated?)"
+                            : " but " + (len - HEADER_BYTES - body) + " bytes follow the message (trailing garbage)"));
+        }
+        BinaryReader reader = new BinaryReader(b, off, off + HEADER_BYTES, off + len, type, limits);
+        TransportMessage m = reader.readBody();
+        if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, MessageTypes.name(type) + ": " + reader.remaining()
+                    + " bytes after the last field at offset " + reader.offset() + ", and no trailer flag");
+        }
+        return m;
+    }
+
+    /** Checks magic, version, type and flags; returns the body length, within the message limit. */
+    private int checkHeader(byte[] b, int off) {
+        int magic = getInt(b, off);
         if (magic != MAGIC) {
-            throw MalformedMessageException.badRequest(String.format("wrong magic 0x%04X, expected 0x%04X", magic, MAGIC));
+            throw new MalformedMessageException(Status.BAD_REQUEST, String.format(
+                    "magic 0x%08X at offset 0, expected 0x%08X (\"SMTM\"): not a SessionMesh transport message", magic, MAGIC));
         }
-        int version = r.u8("version");
+        int version = b[off + VERSION_OFFSET] & 0xFF;
         if (version != VERSION) {
-            throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "format version " + version
-                    + " is not supported; this peer speaks version " + VERSION);
+            throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "format version " + version + " at offset "
+                    + VERSION_OFFSET + "; this peer reads version " + VERSION);
         }
-        int type = r.u8("type");
-        long bodyLength = r.i32("body length") & 0xffffffffL;
-        if (HEADER_BYTES + bodyLength > limits.maxMessageBytes()) {
-            throw MalformedMessageException.tooLarge("message declares a body of " + bodyLength + " bytes, over the limit of "
-                    + (limits.maxMessageBytes() - HEADER_BYTES));
+        int type = b[off + TYPE_OFFSET] & 0xFF;
+        if (!MessageTypes.isKnown(type)) {
+            throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "message type " + type + " at offset "
+                    + TYPE_OFFSET + " is unknown to this peer (format version " + VERSION + ")");
         }
-        if (bodyLength != r.remaining()) {
-            throw MalformedMessageException.badRequest("message declares a body of " + bodyLength + " bytes but "
-                    + r.remaining() + " follow the header");
+        int flags = b[off + FLAGS_OFFSET] & 0xFF;
+        if ((flags & MUST_UNDERSTAND_FLAGS) != 0) {
+            throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, String.format(
+                    "must-understand flags 0x%02X at offset %d are unknown to this peer", flags & MUST_UNDERSTAND_FLAGS, FLAGS_OFFSET));
         }
-        return type;
+        long body = getInt(b, off + LENGTH_OFFSET) & 0xFFFFFFFFL;
+        if (body > limits.maxMessageBytes() - HEADER_BYTES) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "body length " + body + " at offset " + LENGTH_OFFSET
+                    + " is above the limit of " + (limits.maxMessageBytes() - HEADER_BYTES) + " (message limit "
+                    + limits.maxMessageBytes() + ")");
+        }
+        return (int) body;
     }
 
-    private ReadRequest readReadRequest(BinaryReader r) {
-        String id = r.string("session id", TransportLimits.MAX_SESSION_ID_BYTES);
-        int n = r.items("section count", limits.maxSections(), 2);
-        List<String> sections = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            sections.add(r.string("section name", TransportLimits.MAX_NAME_BYTES));
-        }
-        return new ReadRequest(id, sections);
+    private static int getInt(byte[] b, int i) {
+        return (b[i] & 0xFF) << 24 | (b[i + 1] & 0xFF) << 16 | (b[i + 2] & 0xFF) << 8 | (b[i + 3] & 0xFF);
     }
 
-    private ReadResult readReadResult(BinaryReader r) {
-        String id = r.string("session id", TransportLimits.MAX_SESSION_ID_BYTES);
-        int n = r.items("section count", limits.maxSections(), 4);
-        List<SectionData> sections = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            String name = r.string("section name", TransportLimits.MAX_NAME_BYTES);
-            long version = r.varint("section version");
-            sections.add(new SectionData(name, version, readAttributes(r, name)));
-        }
-        return new ReadResult(id, sections);
-    }
-
-    private WriteRequest readWriteRequest(BinaryReader r) {
-        String id = r.string("session id", TransportLimits.MAX_SESSION_ID_BYTES);
-        int n = r.items("delta count", limits.maxSections(), 5);
-        List<SectionDelta> deltas = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            String section = r.string("section name", TransportLimits.MAX_NAME_BYTES);
-            long ifVersion = r.varint("ifVersion") - 1;
-            Map<String, byte[]> set = readAttributes(r, section);
-            int removes = r.items("remove count", limits.maxAttributes() - set.size(), 2);
-            List<String> remove = new ArrayList<>(removes);
-            for (int j = 0; j < removes; j++) {
-                remove.add(r.string("removed attribute name", TransportLimits.MAX_NAME_BYTES));
-            }
-            deltas.add(new SectionDelta(section, ifVersion, set, remove));
-        }
-        return new WriteRequest(id, deltas);
-    }
-
-    private WriteResult readWriteResult(BinaryReader r) {
-        String id = r.string("session id", TransportLimits.MAX_SESSION_ID_BYTES);
-        int n = r.items("section count", limits.maxSections(), 3);
-        Map<String, Long> versions = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            String name = r.string("section name", TransportLimits.MAX_NAME_BYTES);
-            if (versions.put(name, r.varint("section version")) != null) {
-                throw MalformedMessageException.badRequest("section " + Names.describe(name) + " appears twice");
-            }
-        }
-        return new WriteResult(id, versions);
-    }
-
-    private static ErrorMessage readError(BinaryReader r) {
-        int at = r.offset();
-        long status = r.varint("status");
-        if (status < 1 || status > 255) {
-            throw MalformedMessageException.badRequest("error status " + status + " at offset " + at + " is not 1..255");
-        }
-        return new ErrorMessage((int) status, r.string("error message", TransportLimits.MAX_ERROR_MESSAGE_BYTES));
-    }
-
-    private Map<String, byte[]> readAttributes(BinaryReader r, String section) {
-        int n = r.items("attribute count", limits.maxAttributes(), 3);
-        Map<String, byte[]> attributes = new LinkedHashMap<>(Math.max(4, n * 4 / 3 + 1));
-        for (int i = 0; i < n; i++) {
-            String name = r.string("attribute name", TransportLimits.MAX_NAME_BYTES);
-            byte[] value = r.bytes("attribute value", limits.maxValueBytes());
-            if (attributes.put(name, value) != null) {
-                throw MalformedMessageException.badRequest("attribute " + Names.describe(name) + " appears twice in section "
-                        + Names.describe(section));
-            }
-        }
-        return attributes;
+    private static void putInt(byte[] b, int i, int v) {
+        b[i] = (byte) (v >>> 24);
+        b[i + 1] = (byte) (v >>> 16);
+        b[i + 2] = (byte) (v >>> 8);
+        b[i + 3] = (byte) v;
     }
 }

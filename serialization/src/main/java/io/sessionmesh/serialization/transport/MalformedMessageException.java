@@ -1,9 +1,11 @@
 package io.sessionmesh.serialization.transport;
 
 /**
- * A transport message could not be decoded (or a model value was invalid): the status says how to
- * answer the peer ({@link Status#BAD_REQUEST}, {@link Status#TOO_LARGE} or
- * {@link Status#UNSUPPORTED_VERSION}), the message names the field and the offending value or offset.
+ * A transport message cannot be decoded, or breaks a limit when encoded. Carries the {@link Status} code a
+ * server sends back to the peer: {@link Status#BAD_REQUEST} (malformed), {@link Status#TOO_LARGE} (a length,
+ * a count or the message above its limit) or {@link Status#UNSUPPORTED_VERSION} (unknown format version,
+ * message type or must-understand flag). The message names the field and the offending value and, for the
+ * binary form, the byte offset from the start of the message. It never contains a session id or a value.
  */
 public class MalformedMessageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -25,11 +27,8 @@ public class MalformedMessageException extends RuntimeException {
         return status;
     }
 
-    static MalformedMessageException badRequest(String message) {
-        return new MalformedMessageException(Status.BAD_REQUEST, message);
-    }
-
-    static MalformedMessageException tooLarge(String message) {
-        return new MalformedMessageException(Status.TOO_LARGE, message);
+    @Override
+    public String toString() {
+        return getClass().getName() + " [" + Status.name(status) + "]: " + getMessage();
     }
 }

@@ -1,34 +1,51 @@
 package io.sessionmesh.serialization.transport;
 
-/** The message type byte of the binary form's header (PROTOCOL.md, "Transport messages"). */
+/**
+ * Message type byte of the binary header. Numbers are never reused; a peer that receives a type it does
+ * not know answers {@link Status#UNSUPPORTED_VERSION}.
+ *
+ * @see "PROTOCOL.md, section Transport messages: message types"
+ */
 public final class MessageTypes {
-    /** {@link ReadRequest}. */
+    /** {@link ReadRequest}: a batch read of sections of one session. */
     public static final int READ_REQUEST = 1;
-    /** {@link ReadResult}. */
+    /** {@link ReadResult}: the sections found, whole. */
     public static final int READ_RESULT = 2;
-    /** {@link WriteRequest}. */
+    /** {@link WriteRequest}: per-section attribute deltas. */
     public static final int WRITE_REQUEST = 3;
-    /** {@link WriteResult}. */
+    /** {@link WriteResult}: the new version of every written section. */
     public static final int WRITE_RESULT = 4;
-    /** {@link ErrorMessage}. */
+    /** {@link ErrorMessage}: a status code and a human-readable message. */
     public static final int ERROR = 5;
+
+    private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR"};
 
     private MessageTypes() {
     }
 
-    /** The type of a model object. */
-    static int of(Object message) {
-        if (message instanceof ReadRequest) {
+    /** Whether this version of the protocol defines the type. */
+    public static boolean isKnown(int type) {
+        return type >= READ_REQUEST && type <= ERROR;
+    }
+
+    /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
+    static int of(Class<? extends TransportMessage> type) {
+        if (type == ReadRequest.class) {
             return READ_REQUEST;
-        } else if (message instanceof ReadResult) {
+        } else if (type == ReadResult.class) {
             return READ_RESULT;
-        } else if (message instanceof WriteRequest) {
+        } else if (type == WriteRequest.class) {
             return WRITE_REQUEST;
-        } else if (message instanceof WriteResult) {
+        } else if (type == WriteResult.class) {
             return WRITE_RESULT;
-        } else if (message instanceof ErrorMessage) {
+        } else if (type == ErrorMessage.class) {
             return ERROR;
         }
-        throw new IllegalArgumentException("not a transport message: " + (message == null ? null : message.getClass()));
+        return 0;
+    }
+
+    /** The constant's name, {@code TYPE_<n>} for a type this version does not know. */
+    public static String name(int type) {
+        return isKnown(type) ? NAMES[type] : "TYPE_" + type;
     }
 }

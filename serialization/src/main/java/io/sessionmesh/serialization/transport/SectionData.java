@@ -3,38 +3,66 @@ package io.sessionmesh.serialization.transport;
 import java.util.Map;
 
 /**
- * One section as read: its name, its version (0 for a section that does not exist yet) and its attributes,
- * name -> value bytes exactly as the client stored them, in insertion order. Values are not copied: the
- * arrays must not be changed after they are handed over.
+ * A whole section as read: its name, its version and its attributes (name to opaque value bytes, in the
+ * order given). Immutable, apart from the value arrays, which are shared and must not be modified (see
+ * {@link TransportMessage}). Equality compares value contents and ignores attribute order.
  */
-public record SectionData(String name, long version, Map<String, byte[]> attributes) {
+public final class SectionData {
+    private final String name;
+    private final long version;
+    private final Map<String, byte[]> attributes;
 
-    public SectionData {
-        Names.checkName(name, "section name");
+    /**
+     * @param name a section name ({@link TransportLimits} name rules)
+     * @param version the section's version, &gt;= 0
+     * @param attributes copied, in iteration order; the {@code byte[]} values are not copied
+     */
+    public SectionData(String name, long version, Map<String, byte[]> attributes) {
+        this.name = TransportLimits.checkSectionName(name);
         if (version < 0) {
-            throw MalformedMessageException.badRequest("section " + Names.describe(name) + " has negative version " + version);
+            throw new IllegalArgumentException("section " + Utf8.quote(name) + ": version " + version + " is negative");
         }
-        attributes = Bytes.copyAttributes(attributes, "section " + Names.describe(name));
+        this.version = version;
+        this.attributes = ModelSupport.copyAttributes(attributes, "section " + Utf8.quote(name));
     }
 
-    /** A section that does not exist yet: version 0, no attributes. */
-    public static SectionData empty(String name) {
-        return new SectionData(name, 0, Map.of());
+    private SectionData(String name, long version, Map<String, byte[]> attributes, Void trusted) {
+        this.name = name;
+        this.version = version;
+        this.attributes = attributes;
+    }
+
+    /** For decoders that have already checked everything and own an unmodifiable map. */
+    static SectionData trusted(String name, long version, Map<String, byte[]> unmodifiableAttributes) {
+        return new SectionData(name, version, unmodifiableAttributes, null);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long version() {
+        return version;
+    }
+
+    /** Unmodifiable, in insertion order; the arrays are shared. */
+    public Map<String, byte[]> attributes() {
+        return attributes;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SectionData && name.equals(((SectionData) o).name) && version == ((SectionData) o).version
-                && Bytes.equal(attributes, ((SectionData) o).attributes);
+        return o instanceof SectionData s && s.version == version && s.name.equals(name)
+                && ModelSupport.equalAttributes(s.attributes, attributes);
     }
 
     @Override
     public int hashCode() {
-        return (name.hashCode() * 31 + Long.hashCode(version)) * 31 + Bytes.hash(attributes);
+        return (name.hashCode() * 31 + Long.hashCode(version)) * 31 + ModelSupport.hashAttributes(attributes);
     }
 
     @Override
     public String toString() {
-        return "SectionData[" + name + " v" + version + " " + Bytes.toString(attributes) + "]";
+        return "section " + Utf8.quote(name) + " v" + version + " " + ModelSupport.describe(attributes);
     }
 }

@@ -3,21 +3,68 @@ package io.sessionmesh.serialization.transport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
-/** The answer to a {@link WriteRequest}: the new version of each written section. */
-public record WriteResult(String sessionId, Map<String, Long> versions) {
+/** The answer to a {@link WriteRequest}: the new version of every written section. Immutable. */
+public final class WriteResult implements TransportMessage {
+    private final String sessionId;
+    private final Map<String, Long> versions;
 
-    public WriteResult {
-        Names.checkSessionId(sessionId);
-        Map<String, Long> copy = new LinkedHashMap<>();
+    /**
+     * @param sessionId a session id ({@link TransportLimits} rules)
+     * @param versions section name to its new version (&gt;= 0), copied in iteration order
+     */
+    public WriteResult(String sessionId, Map<String, Long> versions) {
+        this.sessionId = TransportLimits.checkSessionId(sessionId);
+        Objects.requireNonNull(versions, "versions");
+        Map<String, Long> copy = new LinkedHashMap<>(ModelSupport.capacity(versions.size()));
         for (Map.Entry<String, Long> e : versions.entrySet()) {
-            Names.checkName(e.getKey(), "section name");
-            if (e.getValue() == null || e.getValue() < 0) {
-                throw MalformedMessageException.badRequest("section " + Names.describe(e.getKey()) + " has version "
-                        + e.getValue());
+            String name = TransportLimits.checkSectionName(e.getKey());
+            Long v = e.getValue();
+            if (v == null || v < 0) {
+                throw new IllegalArgumentException("write result: section " + Utf8.quote(name) + " has version " + v
+                        + "; must be >= 0");
             }
-            copy.put(e.getKey(), e.getValue());
+            copy.put(name, v);
         }
-        versions = Collections.unmodifiableMap(copy);
+        this.versions = Collections.unmodifiableMap(copy);
+    }
+
+    private WriteResult(String sessionId, Map<String, Long> versions, Void trusted) {
+        this.sessionId = sessionId;
+        this.versions = versions;
+    }
+
+    static WriteResult trusted(String sessionId, Map<String, Long> unmodifiableVersions) {
+        return new WriteResult(sessionId, unmodifiableVersions, null);
+    }
+
+    @Override
+    public int type() {
+        return MessageTypes.WRITE_RESULT;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** Section name to new version; unmodifiable, in insertion order. */
+    public Map<String, Long> versions() {
+        return versions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WriteResult w && w.sessionId.equals(sessionId) && w.versions.equals(versions);
+    }
+
+    @Override
+    public int hashCode() {
+        return sessionId.hashCode() * 31 + versions.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "write result of " + ModelSupport.sessionTag(sessionId) + ": " + versions;
     }
 }
