@@ -1,0 +1,4 @@
+package io.sessionmesh.benchmarks.workload;
+
+/** State of a payment card. */
+public enum CardStatus { ACTIVE, BLOCKED, EXPIRED, CLOSED }
