@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds benchmarks/target/benchmarks.jar and runs the serialization benchmarks of benchmarks/RESULTS.md:
 # the serializer race, compression, the transport forms, one-nio's generation modes, and the size report.
-# About 20 minutes on 2 cores. Results: benchmarks/results/serialization-<date>.{json,txt}, sizes-<date>.md.
+# About 20 minutes on 2 cores. Results: benchmarks/results/<name>-<date>.json and sizes-<date>.md; JMH logs in benchmarks/target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -q -B -ntp -pl benchmarks -am package -DskipTests
@@ -14,7 +14,7 @@ common=(-f 1 -wi 3 -w 1s -i 5 -r 1s -t 1 -foe true)
 
 run() { # name, then JMH arguments
   local name=$1; shift
-  java -jar "$jar" "${common[@]}" -rf json -rff "$out/$name-$stamp.json" "$@" | tee "$out/$name-$stamp.txt"
+  java -jar "$jar" "${common[@]}" -rf json -rff "$out/$name-$stamp.json" "$@" | tee "benchmarks/target/$name-$stamp.log"
 }
 
 java -Done.nio.serial.gen.mode=magic_accessor -Dorg.slf4j.simpleLogger.defaultLogLevel=error \
