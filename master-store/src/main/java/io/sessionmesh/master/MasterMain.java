@@ -1,0 +1,48 @@
+package io.sessionmesh.master;
+
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.server.MasterServer;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar sessionmesh-master.jar [--config master.properties] [--port 7400] [--idle-timeout 5m] ...}:
+ * starts a master, prints its effective configuration and the address it listens on, and runs until SIGTERM
+ * (or Ctrl-C), when it shuts down gracefully. A bad setting exits with status 2 and a message naming it.
+ */
+public final class MasterMain {
+    /** The line a supervisor (or a test) waits for; the address follows it. */
+    public static final String LISTENING = "SessionMesh master listening on ";
+
+    private MasterMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println("usage: java -jar sessionmesh-master.jar [--config file] [--name value]...");
+            System.out.println("settings (defaults shown):");
+            System.out.print(MasterConfig.of(java.util.Map.of()).describe());
+            return;
+        }
+        MasterConfig config;
+        try {
+            config = MasterConfig.fromArgs(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sessionmesh-master: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.out.println("SessionMesh master, effective configuration:");
+        System.out.print(config.describe());
+        MasterServer server = MasterServer.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("SessionMesh master shutting down");
+            server.close();
+            stopped.countDown();
+        }, "master-shutdown"));
+        System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
+        System.out.flush();
+        stopped.await();
+    }
+}

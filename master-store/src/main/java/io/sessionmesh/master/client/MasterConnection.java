@@ -1,0 +1,365 @@
+package io.sessionmesh.master.client;
+
+import io.sessionmesh.master.protocol.Frame;
+import io.sessionmesh.master.protocol.FrameBodies;
+import io.sessionmesh.master.protocol.FrameDecoder;
+import io.sessionmesh.master.protocol.FrameHeader;
+import io.sessionmesh.master.protocol.InvalidFrame;
+import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.serialization.transport.ReadResult;
+import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.serialization.transport.TransportMessage;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One pipelined connection to a master: any number of threads send requests, each gets a future, answers are
+ * matched by request id (in whatever order they come). Bounded: at most {@code maxInFlight} requests wait for
+ * an answer (more fail at once with UNAVAILABLE); each has a timeout (TIMEOUT); when the connection closes,
+ * every waiting request fails with UNAVAILABLE. No reconnect here: a pool above it replaces dead connections.
+ *
+ * <p>Requests are written from the caller's thread through the channel; the request-id table is touched only
+ * on the channel's event loop, so it needs no lock. Futures complete on the event loop: callers must not block
+ * in their callbacks.
+ */
+public final class MasterConnection implements AutoCloseable {
+    private final Channel channel;
+    private final BinaryTransportCodec codec;
+    private final String peer;
+
+    private MasterConnection(Channel channel, BinaryTransportCodec codec, String peer) {
+        this.channel = channel;
+        this.codec = codec;
+        this.peer = peer;
+    }
+
+    /**
+     * Connects, waiting at most {@code connectTimeout}.
+     *
+     * @param pushes receives frames the master sends unasked (may be null); they are released after the call
+     */
+    public static CompletableFuture<MasterConnection> connect(EventLoopGroup group, InetSocketAddress address,
+                                                              Options options, Consumer<Frame> pushes) {
+        BinaryTransportCodec codec = new BinaryTransportCodec(options.limits);
+        String peer = "master " + address.getHostString() + ":" + address.getPort();
+        Bootstrap b = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout.toMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("frames", new FrameDecoder(options.limits.maxMessageBytes()))
+                                .addLast("requests", new RequestTable(peer, options, pushes));
+                    }
+                });
+        CompletableFuture<MasterConnection> result = new CompletableFuture<>();
+        b.connect(address).addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                result.complete(new MasterConnection(f.channel(), codec, peer));
+            } else {
+                result.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot connect to " + peer + ": "
+                        + f.cause().getMessage(), f.cause()));
+            }
+        });
+        return result;
+    }
+
+    /** Whether the connection is open. */
+    public boolean isOpen() {
+        return channel.isActive();
+    }
+
+    /** "master host:port", for messages. */
+    public String peer() {
+        return peer;
+    }
+
+    /** The channel's event loop (where futures complete). */
+    public io.netty.channel.EventLoop eventLoop() {
+        return channel.eventLoop();
+    }
+
+    /** A close future: completes when the connection is gone. */
+    public ChannelFuture closeFuture() {
+        return channel.closeFuture();
+    }
+
+    public CompletableFuture<ReadResult> read(ReadRequest request) {
+        return message(Opcodes.READ, request, ReadResult.class);
+    }
+
+    public CompletableFuture<WriteResult> write(WriteRequest request) {
+        return message(Opcodes.WRITE, request, WriteResult.class);
+    }
+
+    /** A new session with the master's default idle timeout ({@code null}) or the one given. */
+    public CompletableFuture<Created> create(Duration idleTimeout) {
+        byte[] body = idleTimeout == null ? new byte[0] : intBytes(idleTimeout.toMillis());
+        return send(Opcodes.CREATE, body, f -> {
+            ByteBuf b = f.body();
+            if (b.readableBytes() < 9) {
+                throw new MasterException(Status.INTERNAL, "CREATE answer of " + b.readableBytes() + " bytes from " + peer);
+            }
+            long idle = b.getUnsignedInt(b.readerIndex());
+            long life = b.getUnsignedInt(b.readerIndex() + 4);
+            String id = b.toString(b.readerIndex() + 8, b.readableBytes() - 8, StandardCharsets.US_ASCII);
+            return new Created(id, Duration.ofMillis(idle), Duration.ofMillis(life));
+        });
+    }
+
+    public CompletableFuture<Void> delete(String sessionId) {
+        return send(Opcodes.DELETE, FrameBodies.sessionIdBytes(sessionId), f -> null);
+    }
+
+    public CompletableFuture<Void> touch(String sessionId) {
+        return send(Opcodes.TOUCH, FrameBodies.sessionIdBytes(sessionId), f -> null);
+    }
+
+    /** Sends a ping; the answer carries the same bytes. */
+    public CompletableFuture<byte[]> ping(byte[] payload) {
+        return send(Opcodes.PING, payload, MasterConnection::bytes);
+    }
+
+    public CompletableFuture<Void> publishSchema(long uid, byte[] schema) {
+        return request(Opcodes.SCHEMA_PUBLISH, alloc -> {
+            ByteBuf b = alloc.heapBuffer(8 + schema.length);
+            b.writeLong(uid).writeBytes(schema);
+            return b;
+        }, f -> null);
+    }
+
+    /** The schema of a uid; completes exceptionally with NOT_FOUND if the master does not have it. */
+    public CompletableFuture<byte[]> fetchSchema(long uid) {
+        return request(Opcodes.SCHEMA_FETCH, alloc -> alloc.heapBuffer(8).writeLong(uid), MasterConnection::bytes);
+    }
+
+    /** The master's figures as the JSON text it sends. */
+    public CompletableFuture<String> stats() {
+        return send(Opcodes.STATS, new byte[0], f -> f.body().toString(StandardCharsets.UTF_8));
+    }
+
+    private <T extends TransportMessage> CompletableFuture<T> message(int opcode, TransportMessage message, Class<T> answer) {
+        return request(opcode, alloc -> {
+            int size = codec.encodedSize(message);
+            ByteBuf b = alloc.heapBuffer(size);
+            codec.encode(message, b.nioBuffer(0, size));
+            return b.writerIndex(size);
+        }, f -> FrameBodies.readMessage(codec, f.body(), answer));
+    }
+
+    private <T> CompletableFuture<T> send(int opcode, byte[] body, Function<Frame, T> decode) {
+        return request(opcode, alloc -> alloc.heapBuffer(body.length).writeBytes(body), decode);
+    }
+
+    /**
+     * Sends one request frame whose body {@code body} makes; the answer frame goes through {@code decode} (on the
+     * event loop, before the frame is released).
+     */
+    public <T> CompletableFuture<T> request(int opcode, Function<ByteBufAllocator, ByteBuf> body, Function<Frame, T> decode) {
+        Pending<T> pending = new Pending<>(opcode, body, decode);
+        if (!channel.isActive()) {
+            pending.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
+            return pending.future;
+        }
+        channel.writeAndFlush(pending, channel.voidPromise());
+        return pending.future;
+    }
+
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    private static byte[] bytes(Frame f) {
+        byte[] b = new byte[f.body().readableBytes()];
+        f.body().getBytes(f.body().readerIndex(), b);
+        return b;
+    }
+
+    private static byte[] intBytes(long v) {
+        if (v <= 0 || v > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("idle timeout of " + v + " ms is outside 1..2^32-1 ms");
+        }
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    /** What CREATE answered. */
+    public record Created(String id, Duration idleTimeout, Duration maxLifetime) {
+    }
+
+    /** Connection options. */
+    public record Options(Duration connectTimeout, Duration requestTimeout, int maxInFlight,
+                          io.sessionmesh.serialization.transport.TransportLimits limits) {
+        /** 2 s to connect, 5 s a request, 4096 in flight, default transport limits. */
+        public static final Options DEFAULT = new Options(Duration.ofSeconds(2), Duration.ofSeconds(5), 4096,
+                io.sessionmesh.serialization.transport.TransportLimits.DEFAULT);
+    }
+
+    /** One request waiting for its answer. */
+    private static final class Pending<T> {
+        final int opcode;
+        final Function<ByteBufAllocator, ByteBuf> body;
+        final Function<Frame, T> decode;
+        final CompletableFuture<T> future = new CompletableFuture<>();
+        ScheduledFuture<?> timeout;
+
+        Pending(int opcode, Function<ByteBufAllocator, ByteBuf> body, Function<Frame, T> decode) {
+            this.opcode = opcode;
+            this.body = body;
+            this.decode = decode;
+        }
+
+        void answer(Frame frame, String peer) {
+            if (frame.status() != Status.OK) {
+                future.completeExceptionally(new MasterException(frame.status(), Opcodes.name(opcode) + " on " + peer
+                        + ": " + Status.name(frame.status()) + ": " + FrameBodies.readText(frame.body())));
+                return;
+            }
+            try {
+                future.complete(decode.apply(frame));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e instanceof MasterException ? e : new MasterException(Status.INTERNAL,
+                        "bad " + Opcodes.name(opcode) + " answer from " + peer + ": " + e.getMessage(), e));
+            }
+        }
+    }
+
+    /** Assigns request ids, writes request frames, and matches answers; lives on the channel's event loop. */
+    private static final class RequestTable extends ChannelDuplexHandler {
+        private final String peer;
+        private final Options options;
+        private final Consumer<Frame> pushes;
+        private final IntObjectHashMap<Pending<?>> waiting = new IntObjectHashMap<>();
+        private int nextId = 1;
+
+        RequestTable(String peer, Options options, Consumer<Frame> pushes) {
+            this.peer = peer;
+            this.options = options;
+            this.pushes = pushes;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (!(msg instanceof Pending<?> p)) {
+                ctx.write(msg, promise);
+                return;
+            }
+            if (!ctx.channel().isActive()) {
+                p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
+                return;
+            }
+            if (waiting.size() >= options.maxInFlight()) {
+                p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
+                        + " requests already wait for answers from " + peer));
+                return;
+            }
+            int id = nextId++;
+            if (nextId == 0) {
+                nextId = 1;
+            }
+            ByteBuf body;
+            try {
+                body = p.body.apply(ctx.alloc());
+            } catch (RuntimeException e) {
+                p.future.completeExceptionally(e);
+                return;
+            }
+            ByteBuf header = ctx.alloc().heapBuffer(FrameHeader.BYTES);
+            FrameHeader.write(header, p.opcode, 0, Status.OK, id, body.readableBytes());
+            waiting.put(id, p);
+            long ms = options.requestTimeout().toMillis();
+            p.timeout = ctx.executor().schedule(() -> {
+                if (waiting.remove(id) != null) {
+                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode) + " on " + peer
+                            + ": no answer in " + ms + " ms (" + waiting.size() + " other requests waiting)"));
+                }
+            }, ms, TimeUnit.MILLISECONDS);
+            ctx.write(ctx.alloc().compositeBuffer(2).addComponents(true, header, body), promise);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof InvalidFrame invalid) {
+                failAll(new MasterException(Status.UNAVAILABLE, "bad frame from " + peer + ": " + invalid.message()));
+                ctx.close();
+                return;
+            }
+            Frame frame = (Frame) msg;
+            try {
+                if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
+                    if (pushes != null) {
+                        pushes.accept(frame);
+                    }
+                    return;
+                }
+                if (frame.requestId() == 0 && frame.status() != Status.OK) {
+                    // The master refused the connection (e.g. too many connections): it will close it.
+                    failAll(new MasterException(frame.status(), peer + ": " + FrameBodies.readText(frame.body())));
+                    return;
+                }
+                Pending<?> p = waiting.remove(frame.requestId());
+                if (p != null) {
+                    p.timeout.cancel(false);
+                    p.answer(frame, peer);
+                }
+            } finally {
+                frame.release();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " closed"));
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " failed: " + cause, cause));
+            ctx.close();
+        }
+
+        private void failAll(MasterException e) {
+            List<Pending<?>> all = new ArrayList<>(waiting.values());
+            waiting.clear();
+            for (Pending<?> p : all) {
+                if (p.timeout != null) {
+                    p.timeout.cancel(false);
+                }
+                p.future.completeExceptionally(e);
+            }
+        }
+    }
+}

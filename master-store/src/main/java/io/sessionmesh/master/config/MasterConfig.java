@@ -1,0 +1,180 @@
+package io.sessionmesh.master.config;
+
+import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.serialization.transport.TransportLimits;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Everything a master is started with: where it listens, the limits of its connections, and the limits of its
+ * store. Read once at start from a properties file and flags ({@link ConfigSource}), validated, and printed
+ * ({@link #describe()}). Sizes and durations take units ({@code 64m}, {@code 30s}).
+ *
+ * <table>
+ *   <caption>Settings (flag or file key) and defaults</caption>
+ *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>bind</td><td>127.0.0.1</td><td>address to listen on</td></tr>
+ *   <tr><td>port</td><td>{@value #DEFAULT_PORT}</td><td>TCP port; 0 picks a free one (printed at start)</td></tr>
+ *   <tr><td>io-threads</td><td>number of cores</td><td>Netty event loop threads</td></tr>
+ *   <tr><td>max-connections</td><td>{@value #DEFAULT_MAX_CONNECTIONS}</td><td>open connections; more are answered UNAVAILABLE and closed</td></tr>
+ *   <tr><td>max-in-flight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests of one connection read but not yet answered on the socket</td></tr>
+ *   <tr><td>max-frame</td><td>32m</td><td>body of one frame; a larger one is answered TOO_LARGE and skipped</td></tr>
+ *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one connection that does not read them; past it the connection is closed</td></tr>
+ *   <tr><td>connection-idle-timeout</td><td>2m</td><td>a connection with no traffic either way this long is closed</td></tr>
+ *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
+ *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
+ *       max-section, max-sections, max-session, max-sessions, max-store, max-schemas, max-schema</td>
+ *       <td>see {@link StoreLimits}</td><td>the store's limits</td></tr>
+ * </table>
+ */
+public final class MasterConfig {
+    public static final int DEFAULT_PORT = 7400;
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
+    public static final int DEFAULT_MAX_FRAME_BYTES = 32 << 20;
+    public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
+    public static final Duration DEFAULT_CONNECTION_IDLE_TIMEOUT = Duration.ofMinutes(2);
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    private final String bind;
+    private final int port;
+    private final int ioThreads;
+    private final int maxConnections;
+    private final int maxInFlight;
+    private final int maxFrameBytes;
+    private final long maxOutboundBytes;
+    private final Duration connectionIdleTimeout;
+    private final Duration shutdownGrace;
+    private final StoreLimits store;
+
+    private MasterConfig(ConfigSource c) {
+        bind = c.string("bind", "127.0.0.1");
+        port = c.integer("port", DEFAULT_PORT, 0, 65535);
+        ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
+        maxConnections = c.integer("max-connections", DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
+        maxInFlight = c.integer("max-in-flight", DEFAULT_MAX_IN_FLIGHT, 1, 1 << 20);
+        maxFrameBytes = (int) c.size("max-frame", DEFAULT_MAX_FRAME_BYTES, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
+        maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
+        connectionIdleTimeout = c.duration("connection-idle-timeout", DEFAULT_CONNECTION_IDLE_TIMEOUT,
+                Duration.ofMillis(100), Duration.ofDays(1));
+        shutdownGrace = c.duration("shutdown-grace", DEFAULT_SHUTDOWN_GRACE, Duration.ZERO, Duration.ofMinutes(10));
+        StoreLimits d = StoreLimits.DEFAULT;
+        Duration day = Duration.ofDays(1);
+        Duration year = Duration.ofDays(365);
+        store = StoreLimits.builder()
+                .defaultIdleTimeout(c.duration("idle-timeout", d.defaultIdleTimeout(), Duration.ofMillis(1), year))
+                .maxIdleTimeout(c.duration("max-idle-timeout", d.maxIdleTimeout(), Duration.ofMillis(1), year))
+                .maxLifetime(c.duration("max-lifetime", d.maxLifetime(), Duration.ofMillis(1), year.multipliedBy(10)))
+                .maxAttributeBytes((int) c.size("max-attribute", d.maxAttributeBytes(), 1, 1 << 30))
+                .maxAttributesPerSection(c.integer("max-attributes-per-section", d.maxAttributesPerSection(), 1,
+                        TransportLimits.DEFAULT_MAX_ATTRIBUTES_PER_SECTION))
+                .maxSectionBytes((int) c.size("max-section", d.maxSectionBytes(), 1, 1 << 30))
+                .maxSectionsPerSession(c.integer("max-sections", d.maxSectionsPerSession(), 1,
+                        TransportLimits.DEFAULT_MAX_SECTIONS_PER_MESSAGE))
+                .maxSessionBytes((int) c.size("max-session", d.maxSessionBytes(), 1, 1 << 30))
+                .maxSessions(c.integer("max-sessions", d.maxSessions(), 1, Integer.MAX_VALUE))
+                .maxStoreBytes(c.size("max-store", d.maxStoreBytes(), 1, Long.MAX_VALUE))
+                .maxSchemas(c.integer("max-schemas", d.maxSchemas(), 1, Integer.MAX_VALUE))
+                .maxSchemaBytes((int) c.size("max-schema", d.maxSchemaBytes(), 1, 16 << 20))
+                .build();
+        c.checkAllUsed();
+        if (store.maxSessionBytes() > maxFrameBytes - 1024) {
+            throw new IllegalArgumentException("max-session " + Units.formatSize(store.maxSessionBytes())
+                    + " does not fit in max-frame " + Units.formatSize(maxFrameBytes) + ": a whole session could not be read");
+        }
+        if (store.maxIdleTimeout().toMillis() > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("max-idle-timeout " + Units.formatDuration(store.maxIdleTimeout())
+                    + " does not fit the protocol's 32-bit milliseconds (at most 49 days)");
+        }
+    }
+
+    /** The configuration of the flags and the file they name. */
+    public static MasterConfig fromArgs(String... args) {
+        return new MasterConfig(ConfigSource.fromArgs(args));
+    }
+
+    /** The configuration of a map of settings (tests, embedded masters). */
+    public static MasterConfig of(Map<String, String> settings) {
+        return new MasterConfig(ConfigSource.of(settings));
+    }
+
+    public String bind() {
+        return bind;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int ioThreads() {
+        return ioThreads;
+    }
+
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    public long maxOutboundBytes() {
+        return maxOutboundBytes;
+    }
+
+    public Duration connectionIdleTimeout() {
+        return connectionIdleTimeout;
+    }
+
+    public Duration shutdownGrace() {
+        return shutdownGrace;
+    }
+
+    public StoreLimits store() {
+        return store;
+    }
+
+    /** Limits for the transport codec, in line with the store's. */
+    public TransportLimits transportLimits() {
+        return TransportLimits.builder()
+                .maxAttributeValueBytes(store.maxAttributeBytes())
+                .maxAttributesPerSection(store.maxAttributesPerSection())
+                .maxMessageBytes(Math.max(TransportLimits.MIN_MESSAGE_BYTES, maxFrameBytes))
+                .build();
+    }
+
+    /** The effective configuration, one setting a line, in the units it can be written in. */
+    public String describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("bind", bind);
+        m.put("port", port == 0 ? "0 (any free port)" : String.valueOf(port));
+        m.put("io-threads", String.valueOf(ioThreads));
+        m.put("max-connections", String.valueOf(maxConnections));
+        m.put("max-in-flight", String.valueOf(maxInFlight));
+        m.put("max-frame", Units.formatSize(maxFrameBytes));
+        m.put("max-outbound", Units.formatSize(maxOutboundBytes));
+        m.put("connection-idle-timeout", Units.formatDuration(connectionIdleTimeout));
+        m.put("shutdown-grace", Units.formatDuration(shutdownGrace));
+        m.put("idle-timeout", Units.formatDuration(store.defaultIdleTimeout()));
+        m.put("max-idle-timeout", Units.formatDuration(store.maxIdleTimeout()));
+        m.put("max-lifetime", Units.formatDuration(store.maxLifetime()));
+        m.put("max-attribute", Units.formatSize(store.maxAttributeBytes()));
+        m.put("max-attributes-per-section", String.valueOf(store.maxAttributesPerSection()));
+        m.put("max-section", Units.formatSize(store.maxSectionBytes()));
+        m.put("max-sections", String.valueOf(store.maxSectionsPerSession()));
+        m.put("max-session", Units.formatSize(store.maxSessionBytes()));
+        m.put("max-sessions", String.valueOf(store.maxSessions()));
+        m.put("max-store", Units.formatSize(store.maxStoreBytes()));
+        m.put("max-schemas", String.valueOf(store.maxSchemas()));
+        m.put("max-schema", Units.formatSize(store.maxSchemaBytes()));
+        StringBuilder b = new StringBuilder();
+        m.forEach((k, v) -> b.append(String.format("  %-28s %s%n", k, v)));
+        return b.toString();
+    }
+}

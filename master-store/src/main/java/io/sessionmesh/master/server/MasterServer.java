@@ -1,0 +1,148 @@
+package io.sessionmesh.master.server;
+
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.Ticker;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running master: the store, the Netty server in front of it, and the expiry sweeper. {@link #start} binds
+ * and returns; {@link #close} shuts down gracefully: stops accepting, stops reading, lets the answers already
+ * made reach their sockets (up to the shutdown grace), then closes every connection.
+ */
+public final class MasterServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(MasterServer.class);
+
+    private final MasterConfig config;
+    private final SessionStore store;
+    private final ServerCounters counters = new ServerCounters();
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ChannelGroup channels = new DefaultChannelGroup("master-connections", GlobalEventExecutor.INSTANCE);
+    private final ScheduledExecutorService sweeper;
+    private final Channel serverChannel;
+    private volatile boolean closed;
+
+    private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException {
+        this.config = config;
+        this.store = store;
+        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("master-accept", true), NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("master-io", true),
+                NioIoHandler.newFactory());
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "master-expiry");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                    .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels));
+            serverChannel = b.bind(config.bind(), config.port()).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            shutdownLoops();
+            throw e;
+        }
+        sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
+                SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts a master with a new store on the system clock. */
+    public static MasterServer start(MasterConfig config) throws InterruptedException {
+        return new MasterServer(config, new SessionStore(config.store(), Ticker.SYSTEM));
+    }
+
+    /** Starts a master in front of a given store (tests, a sidecar's in-process master). */
+    public static MasterServer start(MasterConfig config, SessionStore store) throws InterruptedException {
+        return new MasterServer(config, store);
+    }
+
+    private void sweep() {
+        try {
+            int expired = store.expireDue();
+            if (expired > 0) {
+                log.debug("expired {} sessions", expired);
+            }
+        } catch (RuntimeException e) {
+            log.error("expiry sweep failed", e);
+        }
+    }
+
+    /** Where the master listens (the real port when the config said 0). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    public SessionStore store() {
+        return store;
+    }
+
+    public MasterConfig config() {
+        return config;
+    }
+
+    /** The store's and the server's figures. */
+    public Map<String, Long> stats() {
+        Map<String, Long> stats = new LinkedHashMap<>(store.stats());
+        counters.putInto(stats);
+        return stats;
+    }
+
+    private byte[] statsJson() {
+        StringBuilder b = new StringBuilder("{");
+        stats().forEach((k, v) -> b.append(b.length() > 1 ? ",\"" : "\"").append(k).append("\":").append(v));
+        return b.append('}').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long graceMillis = config.shutdownGrace().toMillis();
+        serverChannel.close().awaitUninterruptibly(graceMillis + 1000);
+        for (Channel ch : channels) {
+            ch.config().setAutoRead(false);
+        }
+        // Answers already made are flushed, then each connection closes; a client that does not read is cut at the grace.
+        channels.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(graceMillis);
+        channels.close().awaitUninterruptibly(graceMillis + 1000);
+        sweeper.shutdownNow();
+        shutdownLoops();
+        log.info("master stopped: {}", stats());
+    }
+
+    private void shutdownLoops() {
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}

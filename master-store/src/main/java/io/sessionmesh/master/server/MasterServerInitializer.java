@@ -1,0 +1,49 @@
+package io.sessionmesh.master.server;
+
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.protocol.FrameDecoder;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pipeline of one master connection: connection limit, idle timeout, frame decoder, request handler.
+ * Answers are whole frames built by the handler, so there is no encoder.
+ */
+final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
+    private final MasterConfig config;
+    private final SessionStore store;
+    private final BinaryTransportCodec codec;
+    private final ServerCounters counters;
+    private final ConnectionLimiter limiter;
+    private final MasterRequestHandler.StatsSource stats;
+    private final ChannelGroup channels;
+
+    MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters,
+                            MasterRequestHandler.StatsSource stats, ChannelGroup channels) {
+        this.config = config;
+        this.store = store;
+        this.codec = new BinaryTransportCodec(config.transportLimits());
+        this.counters = counters;
+        this.limiter = new ConnectionLimiter(config.maxConnections(), counters);
+        this.stats = stats;
+        this.channels = channels;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        channels.add(ch);
+        ch.pipeline()
+                .addLast("limit", limiter)
+                .addLast("idle", new IdleStateHandler(0, 0, config.connectionIdleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
+                .addLast("requests", new MasterRequestHandler(store, codec, counters, stats, config.maxInFlight(),
+                        config.maxOutboundBytes()));
+    }
+}

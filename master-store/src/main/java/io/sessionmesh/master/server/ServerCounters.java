@@ -1,0 +1,32 @@
+package io.sessionmesh.master.server;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The server's own figures (the store keeps its own), shared by all connections. */
+final class ServerCounters {
+    final AtomicInteger connections = new AtomicInteger();
+    final LongAdder connectionsAccepted = new LongAdder();
+    final LongAdder connectionsRefused = new LongAdder();
+    final LongAdder requests = new LongAdder();
+    final LongAdder errors = new LongAdder();
+    final LongAdder invalidFrames = new LongAdder();
+    final LongAdder inFlightRefused = new LongAdder();
+    final LongAdder idleClosed = new LongAdder();
+    final LongAdder slowConsumerClosed = new LongAdder();
+    final LongAdder internalErrors = new LongAdder();
+
+    void putInto(Map<String, Long> stats) {
+        stats.put("connections", (long) connections.get());
+        stats.put("connections_accepted", connectionsAccepted.sum());
+        stats.put("connections_refused", connectionsRefused.sum());
+        stats.put("requests", requests.sum());
+        stats.put("errors", errors.sum());
+        stats.put("invalid_frames", invalidFrames.sum());
+        stats.put("in_flight_refused", inFlightRefused.sum());
+        stats.put("idle_closed", idleClosed.sum());
+        stats.put("slow_consumer_closed", slowConsumerClosed.sum());
+        stats.put("internal_errors", internalErrors.sum());
+    }
+}

@@ -1,0 +1,93 @@
+package io.sessionmesh.master.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+/**
+ * A hashed timer wheel of sessions by deadline, so that expiry costs work for the sessions that come due,
+ * never a scan of the store. A ring of {@code slots} buckets, each {@code resolution} ms wide; a session sits
+ * in the bucket of the deadline it had when it was (re)scheduled.
+ *
+ * <p>Reads and writes move a session's deadline later without touching the wheel (a volatile store of the
+ * access time is all they pay). When the bucket comes due, the sweeper looks at each session in it: expired
+ * ones go to the callback, the others are put in the bucket of their current deadline. So a session that
+ * stays in use is looked at about once per idle timeout (or once per turn of the ring for deadlines further
+ * out than {@code slots x resolution}), and a session that expires is looked at once more. A deleted
+ * session stays in its bucket, marked removed, until the bucket comes due.
+ *
+ * <p>Thread-safety: {@link #schedule} from any thread; {@link #advance} from one thread at a time.
+ */
+final class ExpiryWheel {
+    private final long resolution;
+    private final int mask;
+    private final ConcurrentLinkedQueue<Session>[] buckets;
+    /** The last tick advanced through. */
+    private long tick;
+
+    @SuppressWarnings("unchecked")
+    ExpiryWheel(long resolutionMillis, int slots, long now) {
+        if (Integer.bitCount(slots) != 1) {
+            throw new IllegalArgumentException("slots = " + slots + ": must be a power of two");
+        }
+        this.resolution = resolutionMillis;
+        this.mask = slots - 1;
+        this.buckets = new ConcurrentLinkedQueue[slots];
+        for (int i = 0; i < slots; i++) {
+            buckets[i] = new ConcurrentLinkedQueue<>();
+        }
+        this.tick = now / resolutionMillis;
+    }
+
+    /** Puts the session in the bucket of its current deadline. */
+    void schedule(Session session) {
+        long due = Math.floorDiv(session.deadline() + resolution - 1, resolution);
+        buckets[(int) (due & mask)].add(session);
+    }
+
+    /**
+     * Sweeps every bucket due by {@code now}: expired sessions go to {@code expire}, the others are
+     * rescheduled. At most one turn of the ring per call, which covers every bucket.
+     *
+     * @return how many sessions were looked at
+     */
+    int advance(long now, Consumer<Session> expire) {
+        long target = now / resolution;
+        if (target <= tick) {
+            return 0;
+        }
+        long from = Math.max(tick + 1, target - mask);
+        int looked = 0;
+        List<Session> due = new ArrayList<>();
+        for (long t = from; t <= target; t++) {
+            ConcurrentLinkedQueue<Session> bucket = buckets[(int) (t & mask)];
+            for (Session s; (s = bucket.poll()) != null; ) {
+                due.add(s);
+            }
+            for (Session s : due) {
+                looked++;
+                if (s.removed) {
+                    continue;
+                }
+                if (s.isExpired(now)) {
+                    expire.accept(s);
+                } else {
+                    schedule(s);
+                }
+            }
+            due.clear();
+        }
+        tick = target;
+        return looked;
+    }
+
+    /** Entries in the wheel, live or removed (for tests and stats; walks every bucket). */
+    int size() {
+        int n = 0;
+        for (ConcurrentLinkedQueue<Session> b : buckets) {
+            n += b.size();
+        }
+        return n;
+    }
+}

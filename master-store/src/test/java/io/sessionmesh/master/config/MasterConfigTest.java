@@ -1,0 +1,72 @@
+package io.sessionmesh.master.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MasterConfigTest {
+    @Test
+    void units_parseAndFormat() {
+        assertEquals(Duration.ofMillis(500), Units.parseDuration("500ms"));
+        assertEquals(Duration.ofSeconds(30), Units.parseDuration("30"));
+        assertEquals(Duration.ofMinutes(5), Units.parseDuration("5m"));
+        assertEquals(Duration.ofDays(1), Units.parseDuration("1d"));
+        assertEquals(64L << 20, Units.parseSize("64m"));
+        assertEquals(64L << 20, Units.parseSize("64MiB"));
+        assertEquals(1_048_576, Units.parseSize("1_048_576"));
+        assertEquals("5m", Units.formatDuration(Duration.ofSeconds(300)));
+        assertEquals("1500ms", Units.formatDuration(Duration.ofMillis(1500)));
+        assertEquals("32m", Units.formatSize(32 << 20));
+        assertEquals("1000", Units.formatSize(1000));
+    }
+
+    @Test
+    void units_badValues_nameTheValue() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Units.parseDuration("5 weeks")).getMessage().contains("\"5 weeks\""));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Units.parseSize("m")).getMessage().contains("whole number"));
+        assertThrows(IllegalArgumentException.class, () -> Units.parseSize("99999999999t"));
+    }
+
+    @Test
+    void flags_overrideTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("master.properties");
+        Files.writeString(file, "port = 7500\nidle-timeout = 10m\nmax-frame = 8m\n");
+        MasterConfig c = MasterConfig.fromArgs("--config", file.toString(), "--port=7600", "--max-session", "4m");
+        assertEquals(7600, c.port());
+        assertEquals(Duration.ofMinutes(10), c.store().defaultIdleTimeout());
+        assertEquals(8 << 20, c.maxFrameBytes());
+        assertTrue(c.describe().contains("idle-timeout"));
+        assertTrue(c.describe().contains("10m"));
+    }
+
+    @Test
+    void unknownSetting_isRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MasterConfig.fromArgs("--idle-timout", "5m"));
+        assertTrue(e.getMessage().contains("idle-timout"), e.getMessage());
+    }
+
+    @Test
+    void outOfRange_isRefusedWithTheRange() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MasterConfig.of(Map.of("port", "70000")));
+        assertTrue(e.getMessage().contains("0..65535"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MasterConfig.of(Map.of("max-session", "64m")));
+        assertTrue(e.getMessage().contains("max-frame"), e.getMessage());
+    }
+
+    @Test
+    void defaults_matchTheDocumentedTable() {
+        MasterConfig c = MasterConfig.of(Map.of());
+        assertEquals(MasterConfig.DEFAULT_PORT, c.port());
+        assertEquals("127.0.0.1", c.bind());
+        assertEquals(Duration.ofMinutes(5), c.store().defaultIdleTimeout());
+        assertEquals(1 << 20, c.store().maxAttributeBytes());
+    }
+}

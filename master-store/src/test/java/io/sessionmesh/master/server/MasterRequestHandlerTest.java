@@ -1,0 +1,185 @@
+package io.sessionmesh.master.server;
+
+import io.sessionmesh.master.protocol.FrameDecoder;
+import io.sessionmesh.master.protocol.FrameHeader;
+import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.master.store.Ticker;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.serialization.transport.ReadResult;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The request handler through an EmbeddedChannel with the real frame decoder and store. */
+class MasterRequestHandlerTest {
+    private final BinaryTransportCodec codec = new BinaryTransportCodec();
+    private final SessionStore store = new SessionStore(StoreLimits.builder().maxAttributeBytes(1000).maxSectionBytes(4000)
+            .maxSessionBytes(8000).build(), Ticker.SYSTEM);
+    private final ServerCounters counters = new ServerCounters();
+
+    private EmbeddedChannel channel(int maxInFlight) {
+        return new EmbeddedChannel(new FrameDecoder(1 << 16),
+                new MasterRequestHandler(store, codec, counters, () -> "{}".getBytes(), maxInFlight, 1 << 20));
+    }
+
+    static ByteBuf request(int opcode, int id, byte[] body) {
+        ByteBuf b = Unpooled.buffer();
+        FrameHeader.write(b, opcode, 0, 0, id, body.length);
+        return b.writeBytes(body);
+    }
+
+    /** One answer: header fields and body. */
+    record Answer(int opcode, int flags, int status, int requestId, byte[] body) {
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    static Answer next(EmbeddedChannel ch) {
+        ByteBuf b = ch.readOutbound();
+        assertEquals(FrameHeader.MAGIC, b.readInt());
+        assertEquals(1, b.readByte());
+        int opcode = b.readUnsignedByte();
+        int flags = b.readUnsignedByte();
+        int status = b.readUnsignedByte();
+        int id = b.readInt();
+        int len = b.readInt();
+        assertEquals(len, b.readableBytes());
+        byte[] body = new byte[len];
+        b.readBytes(body);
+        b.release();
+        return new Answer(opcode, flags, status, id, body);
+    }
+
+    @Test
+    void pipelinedRequests_areAnsweredWithTheirIds() {
+        EmbeddedChannel ch = channel(100);
+        ch.writeInbound(request(Opcodes.CREATE, 1, new byte[0]));
+        Answer created = next(ch);
+        assertEquals(Status.OK, created.status());
+        assertEquals(FrameHeader.FLAG_RESPONSE, created.flags());
+        String id = new String(created.body(), 8, created.body().length - 8, StandardCharsets.US_ASCII);
+        assertEquals(300_000, Unpooled.wrappedBuffer(created.body()).getInt(0));
+
+        ByteBuf batch = Unpooled.buffer();
+        batch.writeBytes(request(Opcodes.WRITE, 10, codec.encode(new WriteRequest(id, List.of(
+                new SectionDelta("cart", Map.of("n", new byte[] {42}), List.of()))))));
+        batch.writeBytes(request(Opcodes.READ, 11, codec.encode(new ReadRequest(id, List.of("cart", "user")))));
+        batch.writeBytes(request(Opcodes.PING, 12, new byte[] {7}));
+        batch.writeBytes(request(Opcodes.TOUCH, 13, id.getBytes(StandardCharsets.US_ASCII)));
+        ch.writeInbound(batch);
+        Answer w = next(ch);
+        assertEquals(10, w.requestId());
+        assertEquals(Map.of("cart", 1L), codec.decode(w.body(), WriteResult.class).versions());
+        Answer r = next(ch);
+        assertEquals(11, r.requestId());
+        ReadResult read = codec.decode(r.body(), ReadResult.class);
+        assertArrayEquals(new byte[] {42}, read.sections().get(0).attributes().get("n"));
+        assertEquals(0, read.sections().get(1).version());
+        Answer p = next(ch);
+        assertEquals(12, p.requestId());
+        assertArrayEquals(new byte[] {7}, p.body());
+        Answer t = next(ch);
+        assertEquals(13, t.requestId());
+        assertEquals(Status.OK, t.status());
+    }
+
+    @Test
+    void badBodies_getAStatusEach_andTheConnectionGoesOn() {
+        EmbeddedChannel ch = channel(100);
+        ch.writeInbound(request(Opcodes.READ, 1, new byte[] {1, 2, 3}));
+        Answer bad = next(ch);
+        assertEquals(Status.BAD_REQUEST, bad.status());
+        assertTrue(bad.text().startsWith("READ: "), bad.text());
+        ch.writeInbound(request(Opcodes.TOUCH, 2, "not a valid id!".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(Status.BAD_REQUEST, next(ch).status());
+        ch.writeInbound(request(Opcodes.TOUCH, 3, "unknownSession".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(Status.NOT_FOUND, next(ch).status());
+        ch.writeInbound(request(0x7F, 4, new byte[0]));
+        Answer unknown = next(ch);
+        assertEquals(Status.UNSUPPORTED_VERSION, unknown.status());
+        assertEquals(4, unknown.requestId());
+        ch.writeInbound(request(Opcodes.PING, 5, new byte[300]));
+        assertEquals(Status.TOO_LARGE, next(ch).status());
+        ch.writeInbound(request(Opcodes.PING, 6, new byte[0]));
+        assertEquals(Status.OK, next(ch).status());
+        assertTrue(ch.isActive());
+    }
+
+    @Test
+    void oversizedAttribute_isTooLarge_andNothingApplied() {
+        EmbeddedChannel ch = channel(100);
+        String id = store.create().id();
+        ch.writeInbound(request(Opcodes.WRITE, 1, codec.encode(new WriteRequest(id, List.of(
+                new SectionDelta("s", Map.of("ok", new byte[10], "big", new byte[1001]), List.of()))))));
+        Answer a = next(ch);
+        assertEquals(Status.TOO_LARGE, a.status());
+        assertTrue(a.text().contains("\"big\""), a.text());
+        assertEquals(0, store.read(new ReadRequest(id, List.of("s"))).sections().get(0).version());
+    }
+
+    @Test
+    void schemas_publishThenFetch_unknownIsNotFound() {
+        EmbeddedChannel ch = channel(100);
+        ByteBuf pub = Unpooled.buffer().writeLong(0x1234L).writeBytes(new byte[] {5, 6, 7});
+        byte[] body = new byte[pub.readableBytes()];
+        pub.readBytes(body);
+        ch.writeInbound(request(Opcodes.SCHEMA_PUBLISH, 1, body));
+        assertEquals(Status.OK, next(ch).status());
+        ch.writeInbound(request(Opcodes.SCHEMA_FETCH, 2, java.nio.ByteBuffer.allocate(8).putLong(0x1234L).array()));
+        Answer got = next(ch);
+        assertArrayEquals(new byte[] {5, 6, 7}, got.body());
+        ch.writeInbound(request(Opcodes.SCHEMA_FETCH, 3, java.nio.ByteBuffer.allocate(8).putLong(99).array()));
+        assertEquals(Status.NOT_FOUND, next(ch).status());
+    }
+
+    @Test
+    void overMaxInFlight_requestsAreRefusedUnavailable_andReadingStops() {
+        EmbeddedChannel ch = channel(2);
+        ByteBuf batch = Unpooled.buffer();
+        for (int i = 1; i <= 4; i++) {
+            batch.writeBytes(request(Opcodes.PING, i, new byte[0]));
+        }
+        // EmbeddedChannel completes writes only on flush, so four answers are in flight at once.
+        ch.pipeline().fireChannelRead(batch);
+        assertFalse(ch.config().isAutoRead());
+        ch.flushOutbound();
+        assertEquals(Status.OK, next(ch).status());
+        assertEquals(Status.OK, next(ch).status());
+        Answer refused = next(ch);
+        assertEquals(Status.UNAVAILABLE, refused.status());
+        assertEquals(3, refused.requestId());
+        assertEquals(Status.UNAVAILABLE, next(ch).status());
+        assertTrue(ch.config().isAutoRead());
+        assertEquals(2, counters.inFlightRefused.sum());
+    }
+
+    @Test
+    void badMagic_isAnsweredThenClosed() {
+        EmbeddedChannel ch = channel(100);
+        ch.writeInbound(Unpooled.wrappedBuffer("PING\r\n\r\n0123456789".getBytes(StandardCharsets.US_ASCII)));
+        Answer a = next(ch);
+        assertEquals(Status.BAD_REQUEST, a.status());
+        assertEquals(0, a.requestId());
+        ch.runPendingTasks();
+        assertFalse(ch.isActive());
+    }
+}

@@ -1,0 +1,347 @@
+package io.sessionmesh.master.store;
+
+import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.serialization.transport.ReadResult;
+import io.sessionmesh.serialization.transport.SectionData;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SessionStoreTest {
+    private final ManualTicker ticker = new ManualTicker();
+    private final SessionStore store = new SessionStore(StoreLimits.builder().maxStoreBytes(1 << 30).build(), ticker);
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static SectionDelta set(String section, String... kv) {
+        Map<String, byte[]> set = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            set.put(kv[i], bytes(kv[i + 1]));
+        }
+        return new SectionDelta(section, set, List.of());
+    }
+
+    static SectionDelta remove(String section, String... names) {
+        return new SectionDelta(section, Map.of(), List.of(names));
+    }
+
+    WriteResult write(String id, SectionDelta... deltas) {
+        return store.write(new WriteRequest(id, List.of(deltas)));
+    }
+
+    SectionData read(String id, String section) {
+        return store.read(new ReadRequest(id, List.of(section))).sections().get(0);
+    }
+
+    static String text(SectionData s, String attribute) {
+        byte[] v = s.attributes().get(attribute);
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void read_sectionNeverWritten_isEmptyAtVersionZero() {
+        String id = store.create().id();
+        SectionData s = read(id, "cart");
+        assertEquals(0, s.version());
+        assertTrue(s.attributes().isEmpty());
+    }
+
+    @Test
+    void write_delta_setsAndRemovesAndBumpsVersion() {
+        String id = store.create().id();
+        assertEquals(Map.of("cart", 1L), write(id, set("cart", "a", "1", "b", "2")).versions());
+        assertEquals(Map.of("cart", 2L), write(id, set("cart", "a", "10", "c", "3")).versions());
+        write(id, remove("cart", "b", "missing"));
+        SectionData s = read(id, "cart");
+        assertEquals(3, s.version());
+        assertEquals("10", text(s, "a"));
+        assertEquals("3", text(s, "c"));
+        assertEquals(null, text(s, "b"));
+        assertEquals(List.of("a", "c"), new ArrayList<>(s.attributes().keySet()));
+    }
+
+    @Test
+    void write_removingEveryAttribute_keepsTheVersionGoing() {
+        String id = store.create().id();
+        write(id, set("s", "a", "1"));
+        write(id, remove("s", "a"));
+        SectionData s = read(id, "s");
+        assertEquals(2, s.version());
+        assertTrue(s.attributes().isEmpty());
+        assertEquals(3, write(id, set("s", "a", "2")).versions().get("s"));
+    }
+
+    @Test
+    void write_ifVersionMismatchInOneDelta_conflictsAndAppliesNothing() {
+        String id = store.create().id();
+        write(id, set("a", "x", "1"), set("b", "y", "1"));
+        StoreException e = assertThrows(StoreException.class, () -> write(id,
+                new SectionDelta("a", 1, Map.of("x", bytes("2")), List.of()),
+                new SectionDelta("b", 7, Map.of("y", bytes("2")), List.of())));
+        assertEquals(Status.CONFLICT, e.status());
+        assertTrue(e.getMessage().contains("\"b\" is at version 1, not 7"), e.getMessage());
+        assertEquals("1", text(read(id, "a"), "x"));
+        assertEquals(1, read(id, "a").version());
+        assertEquals(1, read(id, "b").version());
+    }
+
+    @Test
+    void write_ifVersionZero_createsOnlyIfAbsent() {
+        String id = store.create().id();
+        write(id, new SectionDelta("s", 0, Map.of("k", bytes("v")), List.of()));
+        StoreException e = assertThrows(StoreException.class,
+                () -> write(id, new SectionDelta("s", 0, Map.of("k", bytes("w")), List.of())));
+        assertEquals(Status.CONFLICT, e.status());
+    }
+
+    @Test
+    void write_severalSections_allVisibleTogetherToAConcurrentReader() throws Exception {
+        String id = store.create().id();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> writer = pool.submit(() -> {
+                for (int i = 1; i <= 2000; i++) {
+                    write(id, set("a", "n", Integer.toString(i)), set("b", "n", Integer.toString(i)));
+                }
+            });
+            Future<?> reader = pool.submit(() -> {
+                while (!writer.isDone()) {
+                    ReadResult r = store.read(new ReadRequest(id, List.of("a", "b")));
+                    SectionData a = r.sections().get(0);
+                    SectionData b = r.sections().get(1);
+                    assertEquals(a.version(), b.version(), "a torn write was seen");
+                    assertEquals(text(a, "n"), text(b, "n"));
+                }
+            });
+            writer.get();
+            reader.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(2000, read(id, "a").version());
+    }
+
+    @Test
+    void write_concurrentWritersOfDifferentAttributesOfOneSection_loseNothing() throws Exception {
+        String id = store.create().id();
+        int threads = 4;
+        int perThread = 200;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int me = t;
+            done.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                    write(id, set("shared", "t" + me + "-" + i, "v"));
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdown();
+        SectionData s = read(id, "shared");
+        assertEquals(threads * perThread, s.attributes().size());
+        assertEquals(threads * perThread, s.version());
+    }
+
+    @Test
+    void idleTimeout_expiresUnusedSession_andReadsExtendIt() {
+        String id = store.create().id();
+        String idle = store.create().id();
+        for (int i = 0; i < 10; i++) {
+            ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.dividedBy(2));
+            read(id, "s");
+        }
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read(idle, "s")).status());
+        assertEquals(0, read(id, "s").version());
+        assertEquals(1, store.stats().get("expiries"));
+    }
+
+    @Test
+    void touch_extendsIdleTime_withoutChangingAnyVersion() {
+        String id = store.create().id();
+        write(id, set("s", "k", "v"));
+        for (int i = 0; i < 5; i++) {
+            ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.minusSeconds(1));
+            store.touch(id);
+        }
+        assertEquals(1, read(id, "s").version());
+    }
+
+    @Test
+    void perSessionIdleTimeout_isHonoured() {
+        String shortLived = store.create(java.time.Duration.ofSeconds(10)).id();
+        String normal = store.create().id();
+        ticker.advance(java.time.Duration.ofSeconds(11));
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> store.touch(shortLived)).status());
+        store.touch(normal);
+    }
+
+    @Test
+    void maxLifetime_endsASessionInUse() {
+        SessionStore s = new SessionStore(StoreLimits.builder().maxLifetime(java.time.Duration.ofMinutes(10)).build(), ticker);
+        String id = s.create().id();
+        for (int i = 0; i < 9; i++) {
+            ticker.advance(java.time.Duration.ofMinutes(1));
+            s.touch(id);
+        }
+        ticker.advance(java.time.Duration.ofMinutes(1));
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> s.touch(id)).status());
+    }
+
+    @Test
+    void expiredSession_answersNotFoundEverywhere() {
+        String id = store.create().id();
+        write(id, set("s", "k", "v"));
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT);
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read(id, "s")).status());
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> write(id, set("s", "k", "w"))).status());
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> store.touch(id)).status());
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> store.delete(id)).status());
+        assertEquals(1, store.stats().get("expiries"));
+        assertEquals(0, store.storeBytes());
+    }
+
+    @Test
+    void expireDue_removesExpiredSessionsInTheBackground_andCountsThem() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ids.add(store.create().id());
+            write(ids.get(i), set("s", "k", "v"));
+        }
+        ticker.advance(java.time.Duration.ofMinutes(4));
+        for (int i = 0; i < 50; i++) {
+            store.touch(ids.get(i));
+        }
+        ticker.advance(java.time.Duration.ofMinutes(2));
+        assertEquals(50, store.expireDue());
+        assertEquals(50, store.sessionCount());
+        assertEquals(50, store.stats().get("expiries"));
+        ticker.advance(java.time.Duration.ofMinutes(4));
+        assertEquals(50, store.expireDue());
+        assertEquals(0, store.sessionCount());
+        assertEquals(0, store.storeBytes());
+    }
+
+    @Test
+    void delete_removesAtOnce_andSecondDeleteIsNotFound() {
+        String id = store.create().id();
+        write(id, set("s", "k", "v"));
+        store.delete(id);
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read(id, "s")).status());
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> store.delete(id)).status());
+        assertEquals(0, store.storeBytes());
+    }
+
+    @Test
+    void unknownSession_isNotFound() {
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read("nope", "s")).status());
+    }
+
+    @Test
+    void sessionIds_are22UrlSafeCharactersAndUnique() {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            String id = store.create().id();
+            assertTrue(id.matches("[A-Za-z0-9_-]{22}"), id);
+            assertTrue(seen.add(id));
+        }
+    }
+
+    @Test
+    void limits_overLimitIsTooLarge_andNothingIsApplied() {
+        SessionStore s = new SessionStore(StoreLimits.builder().maxAttributeBytes(100).maxSectionBytes(300)
+                .maxSessionBytes(700).maxSectionsPerSession(3).maxAttributesPerSection(4).build(), ticker);
+        String id = s.create().id();
+        s.write(new WriteRequest(id, List.of(set("a", "k", "v"))));
+        byte[] big = new byte[101];
+        assertTooLarge(s, id, "above the limit of 100", new SectionDelta("b", Map.of("k", big), List.of()));
+        assertTooLarge(s, id, "section \"a\" would be", new SectionDelta("a", Map.of("x", new byte[100], "y", new byte[100],
+                "z", new byte[100]), List.of()));
+        assertTooLarge(s, id, "would hold 5 attributes", set("a", "1", "", "2", "", "3", "", "4", ""));
+        assertTooLarge(s, id, "would hold 4 sections", set("b", "k", "v"), set("c", "k", "v"), set("d", "k", "v"));
+        s.write(new WriteRequest(id, List.of(new SectionDelta("b", Map.of("x", new byte[90], "y", new byte[90]), List.of()),
+                new SectionDelta("c", Map.of("x", new byte[90], "y", new byte[90]), List.of()))));
+        assertTooLarge(s, id, "the session would be", new SectionDelta("a", Map.of("x", new byte[90], "y", new byte[90],
+                "z", new byte[90]), List.of()), new SectionDelta("b", Map.of("z", new byte[90]), List.of()),
+                new SectionDelta("c", Map.of("z", new byte[90]), List.of()));
+        SectionData a = s.read(new ReadRequest(id, List.of("a"))).sections().get(0);
+        assertEquals(1, a.version());
+        assertEquals(Set.of("k"), a.attributes().keySet());
+        assertEquals(1, s.read(new ReadRequest(id, List.of("b"))).sections().get(0).version());
+    }
+
+    private static void assertTooLarge(SessionStore s, String id, String message, SectionDelta... deltas) {
+        StoreException e = assertThrows(StoreException.class, () -> s.write(new WriteRequest(id, List.of(deltas))));
+        assertEquals(Status.TOO_LARGE, e.status(), e.getMessage());
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void storeFull_isUnavailable_andFreedBytesCanBeReused() {
+        SessionStore s = new SessionStore(StoreLimits.builder().maxStoreBytes(1000).build(), ticker);
+        String a = s.create().id();
+        String b = s.create().id();
+        s.write(new WriteRequest(a, List.of(new SectionDelta("s", Map.of("k", new byte[900]), List.of()))));
+        StoreException e = assertThrows(StoreException.class,
+                () -> s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[200]), List.of())))));
+        assertEquals(Status.UNAVAILABLE, e.status());
+        s.delete(a);
+        s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[200]), List.of()))));
+        assertEquals(200 + 1 + 1, s.storeBytes());
+    }
+
+    @Test
+    void maxSessions_refusesCreateWhenFull() {
+        SessionStore s = new SessionStore(StoreLimits.builder().maxSessions(2).build(), ticker);
+        s.create();
+        s.create();
+        assertEquals(Status.UNAVAILABLE, assertThrows(StoreException.class, s::create).status());
+    }
+
+    @Test
+    void idleTimeoutOutOfRange_isBadRequest() {
+        assertEquals(Status.BAD_REQUEST, assertThrows(StoreException.class,
+                () -> store.create(java.time.Duration.ofDays(2))).status());
+    }
+
+    @Test
+    void values_areStoredAsGiven_andNamesShared() {
+        String a = store.create().id();
+        String b = store.create().id();
+        byte[] v = {1, 2, 3};
+        write(a, new SectionDelta("clientInfo", Map.of("name", v), List.of()));
+        write(b, new SectionDelta("clientInfo", Map.of("name", new byte[] {4}), List.of()));
+        assertArrayEquals(v, read(a, "clientInfo").attributes().get("name"));
+        assertEquals(2, store.stats().get("names_shared"));
+        assertFalse(store.stats().isEmpty());
+    }
+}
