@@ -89,6 +89,61 @@ final class BinaryReader {
         return ReadResult.trusted(sessionId, Collections.unmodifiableList(sections));
     }
 
+    /** A READ_RESULT body, checked as {@link #readReadResult} checks it, with the sections kept as bytes. */
+    EncodedReadResult readEncodedReadResult() {
+        String sessionId = readSessionId();
+        int n = readCount("section count", limits.maxSectionsPerMessage(), MIN_NAME + 2);
+        List<EncodedSection> sections = new ArrayList<>(n);
+        Set<String> seen = new HashSet<>(ModelSupport.capacity(n));
+        for (int i = 0; i < n; i++) {
+            section = i;
+            entry = -1;
+            int at = pos;
+            String name = readName("section name");
+            if (!seen.add(name)) {
+                throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
+            }
+            long version = readVersion("version");
+            int m = readCount("attribute count", limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
+            int attributesAt = pos - at;
+            int valueBytes = skipAttributes(m);
+            byte[] bytes = java.util.Arrays.copyOfRange(b, at, pos);
+            sections.add(EncodedSection.trusted(name, version, bytes, attributesAt, m, valueBytes));
+        }
+        return new EncodedReadResult(sessionId, Collections.unmodifiableList(sections));
+    }
+
+    /** Checks {@code n} attributes (names, lengths, no duplicates) without copying values; returns their bytes. */
+    private int skipAttributes(int n) {
+        int maxValue = limits.maxAttributeValueBytes();
+        int values = 0;
+        Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
+        String[] small = seen == null ? new String[n] : null;
+        for (int i = 0; i < n; i++) {
+            entry = i;
+            int at = pos;
+            String name = readName("attribute name");
+            boolean duplicate;
+            if (seen != null) {
+                duplicate = !seen.add(name);
+            } else {
+                duplicate = false;
+                for (int j = 0; j < i; j++) {
+                    duplicate |= small[j].equals(name);
+                }
+                small[i] = name;
+            }
+            if (duplicate) {
+                throw bad(at, "attribute name", "duplicate attribute " + Utf8.quote(name));
+            }
+            int len = readLength("attribute value length", maxValue);
+            pos += len;
+            values += len;
+        }
+        entry = -1;
+        return values;
+    }
+
     private static boolean containsSection(List<SectionData> sections, String name) {
         for (SectionData s : sections) {
             if (s.name().equals(name)) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -118,6 +119,104 @@ public final class BinaryTransportCodec {
         putInt(b, off + LENGTH_OFFSET, body);
         int end = BinaryWriter.writeBody(message, b, off + HEADER_BYTES);
         assert end == off + HEADER_BYTES + body : "sized " + body + ", wrote " + (end - off - HEADER_BYTES);
+    }
+
+    // ---- READ_RESULT with sections in wire form (stores and caches) ----
+
+    /** The encoded size of a READ_RESULT of encoded sections, header included; checks the limits. */
+    public int readResultSize(String sessionId, List<EncodedSection> sections) {
+        return HEADER_BYTES + readResultBodySize(sessionId, sections);
+    }
+
+    private int readResultBodySize(String sessionId, List<EncodedSection> sections) {
+        if (sections.size() > limits.maxSectionsPerMessage()) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "cannot encode: " + sections.size()
+                    + " sections is above the limit of " + limits.maxSectionsPerMessage());
+        }
+        if (sessionId.length() > limits.maxSessionIdBytes()) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "cannot encode: session id of " + sessionId.length()
+                    + " bytes is above the limit of " + limits.maxSessionIdBytes());
+        }
+        long size = BinaryWriter.varintSize(sessionId.length()) + sessionId.length() + BinaryWriter.varintSize(sections.size());
+        for (EncodedSection s : sections) {
+            size += s.encodedSize();
+        }
+        if (size > limits.maxMessageBytes() - HEADER_BYTES) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "cannot encode: READ_RESULT of " + (size + HEADER_BYTES)
+                    + " bytes is above the limit of " + limits.maxMessageBytes());
+        }
+        return (int) size;
+    }
+
+    /**
+     * Writes a READ_RESULT of encoded sections into {@code dst} at its position (which advances): a copy of each
+     * section's bytes, nothing re-encoded. Same bytes as {@link #encode} of {@link EncodedReadResult#toReadResult()}.
+     *
+     * @return the number of bytes written
+     * @throws BufferOverflowException if it does not fit; nothing is written
+     */
+    public int encodeReadResult(String sessionId, List<EncodedSection> sections, ByteBuffer dst) {
+        TransportLimits.checkSessionId(sessionId);
+        int body = readResultBodySize(sessionId, sections);
+        int size = HEADER_BYTES + body;
+        if (dst.remaining() < size) {
+            throw new BufferOverflowException();
+        }
+        // Header, session id and count: at most 11 + 2 + 128 + 2 bytes, built in a small array.
+        byte[] head = new byte[HEADER_BYTES + 2 * 5 + sessionId.length()];
+        putInt(head, 0, MAGIC);
+        head[VERSION_OFFSET] = VERSION;
+        head[TYPE_OFFSET] = MessageTypes.READ_RESULT;
+        head[FLAGS_OFFSET] = 0;
+        putInt(head, LENGTH_OFFSET, body);
+        int pos = BinaryWriter.writeVarint(sessionId.length(), head, HEADER_BYTES);
+        for (int i = 0; i < sessionId.length(); i++) {
+            head[pos++] = (byte) sessionId.charAt(i);
+        }
+        pos = BinaryWriter.writeVarint(sections.size(), head, pos);
+        int start = dst.position();
+        dst.put(head, 0, pos);
+        for (EncodedSection s : sections) {
+            s.writeTo(dst);
+        }
+        assert dst.position() - start == size : "sized " + size + ", wrote " + (dst.position() - start);
+        return size;
+    }
+
+    /** A READ_RESULT of encoded sections as a new array. */
+    public byte[] encodeReadResult(EncodedReadResult result) {
+        byte[] b = new byte[readResultSize(result.sessionId(), result.sections())];
+        encodeReadResult(result.sessionId(), result.sections(), ByteBuffer.wrap(b));
+        return b;
+    }
+
+    /**
+     * Decodes a READ_RESULT that is exactly {@code length} bytes at {@code offset}, keeping each section in its
+     * wire form. Checks everything {@link #decode} checks (and fails the same way); copies each section once.
+     */
+    public EncodedReadResult decodeEncodedReadResult(byte[] data, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        if (length < HEADER_BYTES) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "message of " + length + " bytes is shorter than the "
+                    + HEADER_BYTES + "-byte header");
+        }
+        int body = checkHeader(data, offset);
+        int type = data[offset + TYPE_OFFSET];
+        if (type != MessageTypes.READ_RESULT) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "message type " + MessageTypes.name(type)
+                    + " at offset " + TYPE_OFFSET + ", expected READ_RESULT");
+        }
+        if (body != length - HEADER_BYTES) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "body length " + body + " at offset " + LENGTH_OFFSET
+                    + " but " + (length - HEADER_BYTES) + " bytes follow the header");
+        }
+        BinaryReader reader = new BinaryReader(data, offset, offset + HEADER_BYTES, offset + length, type, limits);
+        EncodedReadResult result = reader.readEncodedReadResult();
+        if (reader.remaining() != 0 && (data[offset + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "READ_RESULT: " + reader.remaining()
+                    + " bytes after the last field at offset " + reader.offset() + ", and no trailer flag");
+        }
+        return result;
     }
 
     // ---- framing ----

@@ -157,8 +157,17 @@ public final class TransportLimits {
         return -1;
     }
 
+    /** A table rather than range tests: ids are random, so range tests mispredict a branch on most chars. */
+    private static final boolean[] SESSION_ID_CHARS = new boolean[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            SESSION_ID_CHARS[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        }
+    }
+
     static boolean isSessionIdChar(int c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        return (c & ~0x7F) == 0 && SESSION_ID_CHARS[c];
     }
 
     @Override

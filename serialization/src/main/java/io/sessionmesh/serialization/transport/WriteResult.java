@@ -2,6 +2,7 @@ package io.sessionmesh.serialization.transport;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -33,6 +34,28 @@ public final class WriteResult implements TransportMessage {
     private WriteResult(String sessionId, Map<String, Long> versions, Void trusted) {
         this.sessionId = sessionId;
         this.versions = versions;
+    }
+
+    /**
+     * The answer to a write request that was applied: the request's session id, and for each of its deltas (in
+     * order) the section's new version. Nothing is checked again: the request's constructor or decoder already
+     * checked the id and the names.
+     *
+     * @param versions one per delta, &gt;= 0
+     */
+    public static WriteResult of(WriteRequest request, long[] versions) {
+        List<SectionDelta> deltas = request.deltas();
+        if (versions.length != deltas.size()) {
+            throw new IllegalArgumentException(versions.length + " versions for " + deltas.size() + " deltas");
+        }
+        Map<String, Long> map = new LinkedHashMap<>(ModelSupport.capacity(versions.length));
+        for (int i = 0; i < versions.length; i++) {
+            if (versions[i] < 0) {
+                throw new IllegalArgumentException("version " + versions[i] + " is negative");
+            }
+            map.put(deltas.get(i).section(), versions[i]);
+        }
+        return new WriteResult(request.sessionId(), Collections.unmodifiableMap(map), null);
     }
 
     static WriteResult trusted(String sessionId, Map<String, Long> unmodifiableVersions) {
