@@ -18,6 +18,11 @@ public final class MasterMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        // Netty samples 1 buffer in 128 for leak tracking, with a stack trace each: a cost a server does not
+        // pay unless asked (the integration tests ask for paranoid).
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
             System.out.println("usage: java -jar sessionmesh-master.jar [--config file] [--name value]...");
             System.out.println("settings (defaults shown):");

@@ -7,6 +7,7 @@ import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.InvalidFrame;
 import io.sessionmesh.master.protocol.Opcodes;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.EncodedReadResult;
 import io.sessionmesh.serialization.transport.ReadRequest;
 import io.sessionmesh.serialization.transport.ReadResult;
 import io.sessionmesh.serialization.transport.Status;
@@ -33,6 +34,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -117,11 +119,39 @@ public final class MasterConnection implements AutoCloseable {
     }
 
     public CompletableFuture<ReadResult> read(ReadRequest request) {
-        return message(Opcodes.READ, request, ReadResult.class);
+        return message(Opcodes.READ, request, ReadResult.class, true);
     }
 
     public CompletableFuture<WriteResult> write(WriteRequest request) {
-        return message(Opcodes.WRITE, request, WriteResult.class);
+        return message(Opcodes.WRITE, request, WriteResult.class, true);
+    }
+
+    /** A read whose answer keeps its sections in wire form (what a cache stores). */
+    public CompletableFuture<EncodedReadResult> readEncoded(ReadRequest request) {
+        return readEncoded(request, true);
+    }
+
+    /** {@link #readEncoded(ReadRequest)}, flushed now or with the next {@link #flush()}. */
+    public CompletableFuture<EncodedReadResult> readEncoded(ReadRequest request, boolean flush) {
+        return request(Opcodes.READ, alloc -> encode(alloc, request), f -> FrameBodies.readEncodedReadResult(codec, f.body()), flush);
+    }
+
+    /**
+     * A read that is written but not flushed: send several, then {@link #flush()} once, and they go out in one
+     * batch (one syscall, one TCP segment when they fit).
+     */
+    public CompletableFuture<ReadResult> readNoFlush(ReadRequest request) {
+        return message(Opcodes.READ, request, ReadResult.class, false);
+    }
+
+    /** A write that is written but not flushed; see {@link #readNoFlush}. */
+    public CompletableFuture<WriteResult> writeNoFlush(WriteRequest request) {
+        return message(Opcodes.WRITE, request, WriteResult.class, false);
+    }
+
+    /** Sends whatever was written without a flush. */
+    public void flush() {
+        channel.flush();
     }
 
     /** A new session with the master's default idle timeout ({@code null}) or the one given. */
@@ -153,16 +183,13 @@ public final class MasterConnection implements AutoCloseable {
     }
 
     public CompletableFuture<Void> publishSchema(long uid, byte[] schema) {
-        return request(Opcodes.SCHEMA_PUBLISH, alloc -> {
-            ByteBuf b = alloc.heapBuffer(8 + schema.length);
-            b.writeLong(uid).writeBytes(schema);
-            return b;
-        }, f -> null);
+        return request(Opcodes.SCHEMA_PUBLISH, alloc -> FrameHeader.reserve(alloc, 8 + schema.length).writeLong(uid)
+                .writeBytes(schema), f -> null, true);
     }
 
     /** The schema of a uid; completes exceptionally with NOT_FOUND if the master does not have it. */
     public CompletableFuture<byte[]> fetchSchema(long uid) {
-        return request(Opcodes.SCHEMA_FETCH, alloc -> alloc.heapBuffer(8).writeLong(uid), MasterConnection::bytes);
+        return request(Opcodes.SCHEMA_FETCH, alloc -> FrameHeader.reserve(alloc, 8).writeLong(uid), MasterConnection::bytes, true);
     }
 
     /** The master's figures as the JSON text it sends. */
@@ -170,30 +197,39 @@ public final class MasterConnection implements AutoCloseable {
         return send(Opcodes.STATS, new byte[0], f -> f.body().toString(StandardCharsets.UTF_8));
     }
 
-    private <T extends TransportMessage> CompletableFuture<T> message(int opcode, TransportMessage message, Class<T> answer) {
-        return request(opcode, alloc -> {
-            int size = codec.encodedSize(message);
-            ByteBuf b = alloc.heapBuffer(size);
-            codec.encode(message, b.nioBuffer(0, size));
-            return b.writerIndex(size);
-        }, f -> FrameBodies.readMessage(codec, f.body(), answer));
+    private <T extends TransportMessage> CompletableFuture<T> message(int opcode, TransportMessage message, Class<T> answer,
+                                                                      boolean flush) {
+        return request(opcode, alloc -> encode(alloc, message), f -> FrameBodies.readMessage(codec, f.body(), answer), flush);
+    }
+
+    private ByteBuf encode(ByteBufAllocator alloc, TransportMessage message) {
+        int size = codec.encodedSize(message);
+        ByteBuf b = FrameHeader.reserve(alloc, size);
+        codec.encode(message, b.nioBuffer(FrameHeader.BYTES, size));
+        return b.writerIndex(FrameHeader.BYTES + size);
     }
 
     private <T> CompletableFuture<T> send(int opcode, byte[] body, Function<Frame, T> decode) {
-        return request(opcode, alloc -> alloc.heapBuffer(body.length).writeBytes(body), decode);
+        return request(opcode, alloc -> FrameHeader.reserve(alloc, body.length).writeBytes(body), decode, true);
     }
 
     /**
-     * Sends one request frame whose body {@code body} makes; the answer frame goes through {@code decode} (on the
-     * event loop, before the frame is released).
+     * Sends one request frame: {@code frame} makes it from {@link FrameHeader#reserve} (the header is filled in
+     * here); the answer frame goes through {@code decode} (on the event loop, before the frame is released).
+     * Without {@code flush}, the frame waits for the next flush.
      */
-    public <T> CompletableFuture<T> request(int opcode, Function<ByteBufAllocator, ByteBuf> body, Function<Frame, T> decode) {
-        Pending<T> pending = new Pending<>(opcode, body, decode);
+    public <T> CompletableFuture<T> request(int opcode, Function<ByteBufAllocator, ByteBuf> frame, Function<Frame, T> decode,
+                                            boolean flush) {
+        Pending<T> pending = new Pending<>(opcode, frame, decode);
         if (!channel.isActive()) {
             pending.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
             return pending.future;
         }
-        channel.writeAndFlush(pending, channel.voidPromise());
+        if (flush) {
+            channel.writeAndFlush(pending, channel.voidPromise());
+        } else {
+            channel.write(pending, channel.voidPromise());
+        }
         return pending.future;
     }
 
@@ -230,14 +266,15 @@ public final class MasterConnection implements AutoCloseable {
     /** One request waiting for its answer. */
     private static final class Pending<T> {
         final int opcode;
-        final Function<ByteBufAllocator, ByteBuf> body;
+        final Function<ByteBufAllocator, ByteBuf> frame;
         final Function<Frame, T> decode;
         final CompletableFuture<T> future = new CompletableFuture<>();
-        ScheduledFuture<?> timeout;
+        int id;
+        long deadline;
 
-        Pending(int opcode, Function<ByteBufAllocator, ByteBuf> body, Function<Frame, T> decode) {
+        Pending(int opcode, Function<ByteBufAllocator, ByteBuf> frame, Function<Frame, T> decode) {
             this.opcode = opcode;
-            this.body = body;
+            this.frame = frame;
             this.decode = decode;
         }
 
@@ -256,18 +293,49 @@ public final class MasterConnection implements AutoCloseable {
         }
     }
 
-    /** Assigns request ids, writes request frames, and matches answers; lives on the channel's event loop. */
+    /**
+     * Assigns request ids, writes request frames, and matches answers; lives on the channel's event loop. Timeouts:
+     * every request on a connection has the same timeout, so deadlines come in the order requests are sent; a
+     * sweep every {@link #SWEEP_MILLIS} ms fails the overdue ones at the head of that queue. No timer per request.
+     */
     private static final class RequestTable extends ChannelDuplexHandler {
+        static final long SWEEP_MILLIS = 50;
+
         private final String peer;
         private final Options options;
         private final Consumer<Frame> pushes;
         private final IntObjectHashMap<Pending<?>> waiting = new IntObjectHashMap<>();
+        private final ArrayDeque<Pending<?>> byDeadline = new ArrayDeque<>();
+        private ScheduledFuture<?> sweeper;
         private int nextId = 1;
 
         RequestTable(String peer, Options options, Consumer<Frame> pushes) {
             this.peer = peer;
             this.options = options;
             this.pushes = pushes;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            sweeper = ctx.executor().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+            super.channelActive(ctx);
+        }
+
+        private void sweep() {
+            long now = System.nanoTime();
+            for (Pending<?> p; (p = byDeadline.peek()) != null; ) {
+                if (p.future.isDone()) {
+                    byDeadline.poll();
+                } else if (now - p.deadline >= 0) {
+                    byDeadline.poll();
+                    waiting.remove(p.id);
+                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode) + " on " + peer
+                            + ": no answer in " + options.requestTimeout().toMillis() + " ms (" + waiting.size()
+                            + " other requests waiting)"));
+                } else {
+                    return;
+                }
+            }
         }
 
         @Override
@@ -285,28 +353,23 @@ public final class MasterConnection implements AutoCloseable {
                         + " requests already wait for answers from " + peer));
                 return;
             }
-            int id = nextId++;
-            if (nextId == 0) {
-                nextId = 1;
-            }
-            ByteBuf body;
+            ByteBuf frame;
             try {
-                body = p.body.apply(ctx.alloc());
+                frame = p.frame.apply(ctx.alloc());
             } catch (RuntimeException e) {
                 p.future.completeExceptionally(e);
                 return;
             }
-            ByteBuf header = ctx.alloc().heapBuffer(FrameHeader.BYTES);
-            FrameHeader.write(header, p.opcode, 0, Status.OK, id, body.readableBytes());
+            int id = nextId++;
+            if (nextId == 0) {
+                nextId = 1;
+            }
+            FrameHeader.set(frame, p.opcode, 0, Status.OK, id);
+            p.id = id;
+            p.deadline = System.nanoTime() + options.requestTimeout().toNanos();
             waiting.put(id, p);
-            long ms = options.requestTimeout().toMillis();
-            p.timeout = ctx.executor().schedule(() -> {
-                if (waiting.remove(id) != null) {
-                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode) + " on " + peer
-                            + ": no answer in " + ms + " ms (" + waiting.size() + " other requests waiting)"));
-                }
-            }, ms, TimeUnit.MILLISECONDS);
-            ctx.write(ctx.alloc().compositeBuffer(2).addComponents(true, header, body), promise);
+            byDeadline.add(p);
+            ctx.write(frame, promise);
         }
 
         @Override
@@ -331,7 +394,6 @@ public final class MasterConnection implements AutoCloseable {
                 }
                 Pending<?> p = waiting.remove(frame.requestId());
                 if (p != null) {
-                    p.timeout.cancel(false);
                     p.answer(frame, peer);
                 }
             } finally {
@@ -341,6 +403,9 @@ public final class MasterConnection implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (sweeper != null) {
+                sweeper.cancel(false);
+            }
             failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " closed"));
             super.channelInactive(ctx);
         }
@@ -354,10 +419,8 @@ public final class MasterConnection implements AutoCloseable {
         private void failAll(MasterException e) {
             List<Pending<?>> all = new ArrayList<>(waiting.values());
             waiting.clear();
+            byDeadline.clear();
             for (Pending<?> p : all) {
-                if (p.timeout != null) {
-                    p.timeout.cancel(false);
-                }
                 p.future.completeExceptionally(e);
             }
         }

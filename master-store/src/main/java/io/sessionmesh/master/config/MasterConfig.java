@@ -22,7 +22,7 @@ import java.util.Map;
  *   <tr><td>max-in-flight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests of one connection read but not yet answered on the socket</td></tr>
  *   <tr><td>max-frame</td><td>32m</td><td>body of one frame; a larger one is answered TOO_LARGE and skipped</td></tr>
  *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one connection that does not read them; past it the connection is closed</td></tr>
- *   <tr><td>connection-idle-timeout</td><td>2m</td><td>a connection with no traffic either way this long is closed</td></tr>
+ *   <tr><td>connection-idle-timeout</td><td>2m</td><td>a connection from which nothing is read this long is closed</td></tr>
  *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
  *       max-section, max-sections, max-session, max-sessions, max-store, max-schemas, max-schema</td>

@@ -1,6 +1,7 @@
 package io.sessionmesh.master.protocol;
 
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.EncodedReadResult;
 import io.sessionmesh.serialization.transport.MalformedMessageException;
 import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.TransportLimits;
@@ -15,56 +16,77 @@ import java.nio.charset.StandardCharsets;
 /**
  * Builds whole frames (header and body in one buffer) and reads the small fixed bodies of PROTOCOL.md,
  * section 3. Transport-message bodies go through the serialization module's {@link BinaryTransportCodec}.
+ * Frames are built in direct buffers: a heap buffer would be copied into a direct one on its way to the socket.
  */
 public final class FrameBodies {
     private FrameBodies() {
     }
 
-    /** A frame whose body is a transport message in its binary form. */
-    public static ByteBuf message(ByteBufAllocator alloc, BinaryTransportCodec codec, int opcode, int flags, int requestId,
-                                  TransportMessage message) {
+    /** Appends a frame whose body is a transport message in its binary form. */
+    public static ByteBuf appendMessage(ByteBuf out, BinaryTransportCodec codec, int opcode, int flags, int requestId,
+                                        TransportMessage message) {
         int size = codec.encodedSize(message);
-        ByteBuf buf = alloc.heapBuffer(FrameHeader.BYTES + size);
-        FrameHeader.write(buf, opcode, flags, Status.OK, requestId, size);
-        ByteBuffer nio = buf.nioBuffer(buf.writerIndex(), size);
-        codec.encode(message, nio);
-        buf.writerIndex(buf.writerIndex() + size);
-        return buf;
+        out.ensureWritable(FrameHeader.BYTES + size);
+        FrameHeader.write(out, opcode, flags, Status.OK, requestId, size);
+        codec.encode(message, out.nioBuffer(out.writerIndex(), size));
+        return out.writerIndex(out.writerIndex() + size);
     }
 
-    /** A frame with the given body bytes. */
-    public static ByteBuf bytes(ByteBufAllocator alloc, int opcode, int flags, int status, int requestId, byte[] body) {
-        ByteBuf buf = alloc.heapBuffer(FrameHeader.BYTES + body.length);
-        FrameHeader.write(buf, opcode, flags, status, requestId, body.length);
-        buf.writeBytes(body);
-        return buf;
+    /** The bytes {@link #appendReadResult} adds. */
+    public static int readResultFrameSize(BinaryTransportCodec codec, EncodedReadResult result) {
+        return FrameHeader.BYTES + codec.readResultSize(result.sessionId(), result.sections());
     }
 
-    /** A frame whose body is a copy of {@code body}'s readable bytes (its reader index does not move). */
-    public static ByteBuf copy(ByteBufAllocator alloc, int opcode, int flags, int status, int requestId, ByteBuf body) {
+    /** Appends an answer whose body is a READ_RESULT of sections kept in wire form: their bytes are copied as they are. */
+    public static ByteBuf appendReadResult(ByteBuf out, BinaryTransportCodec codec, int requestId, EncodedReadResult result) {
+        int size = codec.readResultSize(result.sessionId(), result.sections());
+        out.ensureWritable(FrameHeader.BYTES + size);
+        FrameHeader.write(out, Opcodes.READ, FrameHeader.FLAG_RESPONSE, Status.OK, requestId, size);
+        codec.encodeReadResult(result.sessionId(), result.sections(), out.nioBuffer(out.writerIndex(), size));
+        return out.writerIndex(out.writerIndex() + size);
+    }
+
+    /** A READ_RESULT frame body decoded with its sections kept in wire form. */
+    public static EncodedReadResult readEncodedReadResult(BinaryTransportCodec codec, ByteBuf body) {
         int n = body.readableBytes();
-        ByteBuf buf = alloc.heapBuffer(FrameHeader.BYTES + n);
-        FrameHeader.write(buf, opcode, flags, status, requestId, n);
-        buf.writeBytes(body, body.readerIndex(), n);
-        return buf;
+        if (body.hasArray()) {
+            return codec.decodeEncodedReadResult(body.array(), body.arrayOffset() + body.readerIndex(), n);
+        }
+        byte[] copy = new byte[n];
+        body.getBytes(body.readerIndex(), copy);
+        return codec.decodeEncodedReadResult(copy, 0, n);
     }
 
-    /** An answer with a status other than OK: the body is the message, cut to {@link FrameHeader#MAX_ERROR_MESSAGE_BYTES}. */
-    public static ByteBuf error(ByteBufAllocator alloc, int opcode, int requestId, int status, String message) {
+    /** Appends a frame with the given body bytes. */
+    public static ByteBuf appendBytes(ByteBuf out, int opcode, int flags, int status, int requestId, byte[] body) {
+        out.ensureWritable(FrameHeader.BYTES + body.length);
+        FrameHeader.write(out, opcode, flags, status, requestId, body.length);
+        return out.writeBytes(body);
+    }
+
+    /** Appends a frame whose body is a copy of {@code body}'s readable bytes (its reader index does not move). */
+    public static ByteBuf appendCopy(ByteBuf out, int opcode, int flags, int status, int requestId, ByteBuf body) {
+        int n = body.readableBytes();
+        out.ensureWritable(FrameHeader.BYTES + n);
+        FrameHeader.write(out, opcode, flags, status, requestId, n);
+        return out.writeBytes(body, body.readerIndex(), n);
+    }
+
+    /**
+     * Appends an answer with a status other than OK: the body is the message, cut to
+     * {@link FrameHeader#MAX_ERROR_MESSAGE_BYTES}.
+     */
+    public static ByteBuf appendError(ByteBuf out, int opcode, int requestId, int status, String message) {
         byte[] text = message.getBytes(StandardCharsets.UTF_8);
         if (text.length > FrameHeader.MAX_ERROR_MESSAGE_BYTES) {
             text = cut(message, FrameHeader.MAX_ERROR_MESSAGE_BYTES);
         }
-        return bytes(alloc, opcode, FrameHeader.FLAG_RESPONSE, status, requestId, text);
+        return appendBytes(out, opcode, FrameHeader.FLAG_RESPONSE, status, requestId, text);
     }
 
-    /** A frame whose body is an 8-byte uid and then {@code rest}. */
-    public static ByteBuf uid(ByteBufAllocator alloc, int opcode, int flags, int requestId, long uid, byte[] rest) {
-        ByteBuf buf = alloc.heapBuffer(FrameHeader.BYTES + 8 + rest.length);
-        FrameHeader.write(buf, opcode, flags, Status.OK, requestId, 8 + rest.length);
-        buf.writeLong(uid);
-        buf.writeBytes(rest);
-        return buf;
+    /** An error answer in a buffer of its own. */
+    public static ByteBuf error(ByteBufAllocator alloc, int opcode, int requestId, int status, String message) {
+        return appendError(alloc.directBuffer(FrameHeader.BYTES + 256), opcode, requestId, status, message);
     }
 
     /** Decodes a transport message of the given class that fills a frame body. */

@@ -8,13 +8,14 @@ import io.sessionmesh.master.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.EncodedReadResult;
 import io.sessionmesh.serialization.transport.MalformedMessageException;
 import io.sessionmesh.serialization.transport.ReadRequest;
 import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.WriteRequest;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -28,17 +29,27 @@ import java.time.Duration;
 
 /**
  * Answers the requests of one connection, in the order they arrive, on the connection's event loop (a store
- * operation takes microseconds; there is nothing to gain from another thread). Answers are written as they are
- * made and flushed once per read batch, so a pipelined batch goes back in one syscall.
+ * operation takes a fraction of a microsecond; there is nothing to gain from another thread).
+ *
+ * <p>Answers go into one batch buffer per read (as Redis fills a reply buffer): a pipelined batch of requests is
+ * answered with one buffer and one syscall, not one buffer, one promise and one iovec per answer. A batch is
+ * written when it passes {@value #BATCH_BYTES} bytes and at the end of each read, then flushed. An answer of
+ * {@value #LARGE_ANSWER} bytes or more (a big read) goes in a buffer of its own, after the batch before it.
  *
  * <p>Flow control: a request counts as in flight from its decoding until its answer is on the socket. At
- * {@code maxInFlight} the connection stops reading (TCP pushes back on the client) and reads again at half of
- * it; a request already read past the limit is answered UNAVAILABLE. When the socket will not take more
+ * {@code maxInFlight} the connection stops reading (TCP pushes back on the client) and reads again once half
+ * are out; a request already read past the limit is answered UNAVAILABLE. When the socket will not take more
  * (the client does not read), reading stops too; answers queued beyond {@code maxOutboundBytes} close the
  * connection. Nothing here affects other connections.
  */
-final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements ChannelFutureListener {
+final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
+    /** Answers are gathered into a buffer of about this size before it is written. */
+    static final int BATCH_BYTES = 16 << 10;
+    /** An answer at least this large is written in a buffer of its own, not copied into the batch. */
+    static final int LARGE_ANSWER = 8 << 10;
+
     private static final Logger log = LoggerFactory.getLogger(MasterRequestHandler.class);
+    private static final byte[] EMPTY = {};
 
     private final SessionStore store;
     private final BinaryTransportCodec codec;
@@ -46,6 +57,12 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
     private final StatsSource stats;
     private final int maxInFlight;
     private final long maxOutboundBytes;
+
+    private ChannelHandlerContext ctx;
+    /** Answers not yet written to the channel, and how many. */
+    private ByteBuf batch;
+    private int batchAnswers;
+    /** Answers made and not yet on the socket (in the batch, or written and not yet completed). */
     private int inFlight;
 
     MasterRequestHandler(SessionStore store, BinaryTransportCodec codec, ServerCounters counters, StatsSource stats,
@@ -59,13 +76,28 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof InvalidFrame invalid) {
             counters.invalidFrames.increment();
-            send(ctx, FrameBodies.error(ctx.alloc(), invalid.opcode(), invalid.requestId(), invalid.status(), invalid.message()));
+            FrameBodies.appendError(batch(), invalid.opcode(), invalid.requestId(), invalid.status(), invalid.message());
+            answered();
             if (invalid.fatal()) {
                 log.debug("closing {}: {}", ctx.channel().remoteAddress(), invalid.message());
                 ctx.channel().config().setAutoRead(false);
+                writeBatch();
                 ctx.writeAndFlush(ctx.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
             }
             return;
@@ -75,17 +107,19 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
             counters.requests.increment();
             if (inFlight >= maxInFlight) {
                 counters.inFlightRefused.increment();
-                send(ctx, FrameBodies.error(ctx.alloc(), frame.opcode(), frame.requestId(), Status.UNAVAILABLE,
-                        "more than " + maxInFlight + " requests in flight on this connection; wait for answers"));
-                return;
+                FrameBodies.appendError(batch(), frame.opcode(), frame.requestId(), Status.UNAVAILABLE,
+                        "more than " + maxInFlight + " requests in flight on this connection; wait for answers");
+            } else {
+                answer(frame);
             }
-            send(ctx, answer(ctx.alloc(), frame));
+            answered();
         } finally {
             frame.release();
         }
     }
 
-    private ByteBuf answer(ByteBufAllocator alloc, Frame frame) {
+    /** Appends the answer to one request. */
+    private void answer(Frame frame) {
         int op = frame.opcode();
         int id = frame.requestId();
         ByteBuf body = frame.body();
@@ -95,33 +129,35 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
                 throw new MalformedMessageException(Status.BAD_REQUEST, "a client sent an answer frame (flags 0x"
                         + Integer.toHexString(frame.flags()) + ")");
             }
-            return switch (op) {
-                case Opcodes.READ -> FrameBodies.message(alloc, codec, op, ok, id,
-                        store.read(FrameBodies.readMessage(codec, body, ReadRequest.class)));
-                case Opcodes.WRITE -> FrameBodies.message(alloc, codec, op, ok, id,
+            switch (op) {
+                case Opcodes.READ -> {
+                    EncodedReadResult result = store.read(FrameBodies.readMessage(codec, body, ReadRequest.class));
+                    FrameBodies.appendReadResult(target(FrameBodies.readResultFrameSize(codec, result)), codec, id, result);
+                }
+                case Opcodes.WRITE -> FrameBodies.appendMessage(batch(), codec, op, ok, id,
                         store.write(FrameBodies.readMessage(codec, body, WriteRequest.class)));
                 case Opcodes.TOUCH -> {
                     store.touch(FrameBodies.readSessionId(body));
-                    yield FrameBodies.bytes(alloc, op, ok, Status.OK, id, EMPTY);
+                    FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, EMPTY);
                 }
-                case Opcodes.CREATE -> create(alloc, id, body);
+                case Opcodes.CREATE -> create(id, body);
                 case Opcodes.DELETE -> {
                     store.delete(FrameBodies.readSessionId(body));
-                    yield FrameBodies.bytes(alloc, op, ok, Status.OK, id, EMPTY);
+                    FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, EMPTY);
                 }
                 case Opcodes.PING -> {
                     if (body.readableBytes() > FrameHeader.MAX_PING_BYTES) {
                         throw new MalformedMessageException(Status.TOO_LARGE, "ping body of " + body.readableBytes()
                                 + " bytes is above the limit of " + FrameHeader.MAX_PING_BYTES);
                     }
-                    yield FrameBodies.copy(alloc, op, ok, Status.OK, id, body);
+                    FrameBodies.appendCopy(batch(), op, ok, Status.OK, id, body);
                 }
                 case Opcodes.SCHEMA_PUBLISH -> {
                     long uid = FrameBodies.readUid(body, false);
                     byte[] schema = new byte[body.readableBytes() - 8];
                     body.getBytes(body.readerIndex() + 8, schema);
                     store.schemas().publish(uid, schema);
-                    yield FrameBodies.bytes(alloc, op, ok, Status.OK, id, EMPTY);
+                    FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, EMPTY);
                 }
                 case Opcodes.SCHEMA_FETCH -> {
                     long uid = FrameBodies.readUid(body, true);
@@ -129,26 +165,26 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
                     if (schema == null) {
                         throw new StoreException(Status.NOT_FOUND, "no schema " + Long.toHexString(uid));
                     }
-                    yield FrameBodies.bytes(alloc, op, ok, Status.OK, id, schema);
+                    FrameBodies.appendBytes(target(FrameHeader.BYTES + schema.length), op, ok, Status.OK, id, schema);
                 }
-                case Opcodes.STATS -> FrameBodies.bytes(alloc, op, ok, Status.OK, id, stats.statsJson());
+                case Opcodes.STATS -> FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, stats.statsJson());
                 default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "opcode " + op
                         + " is unknown to this master (frame version " + FrameHeader.VERSION + ")");
-            };
+            }
         } catch (StoreException e) {
             counters.errors.increment();
-            return FrameBodies.error(alloc, op, id, e.status(), e.getMessage());
+            FrameBodies.appendError(batch(), op, id, e.status(), e.getMessage());
         } catch (MalformedMessageException e) {
             counters.errors.increment();
-            return FrameBodies.error(alloc, op, id, e.status(), Opcodes.name(op) + ": " + e.getMessage());
+            FrameBodies.appendError(batch(), op, id, e.status(), Opcodes.name(op) + ": " + e.getMessage());
         } catch (RuntimeException e) {
             counters.internalErrors.increment();
-            log.error("{} request failed on {}", Opcodes.name(op), body, e);
-            return FrameBodies.error(alloc, op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
+            log.error("{} request failed on {}", Opcodes.name(op), ctx.channel(), e);
+            FrameBodies.appendError(batch(), op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
         }
     }
 
-    private ByteBuf create(ByteBufAllocator alloc, int id, ByteBuf body) {
+    private void create(int id, ByteBuf body) {
         Duration idle;
         int n = body.readableBytes();
         if (n == 0) {
@@ -162,41 +198,89 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
         }
         SessionStore.CreatedSession created = store.create(idle);
         byte[] sid = FrameBodies.sessionIdBytes(created.id());
-        ByteBuf buf = alloc.heapBuffer(FrameHeader.BYTES + 8 + sid.length);
-        FrameHeader.write(buf, Opcodes.CREATE, FrameHeader.FLAG_RESPONSE, Status.OK, id, 8 + sid.length);
-        buf.writeInt((int) created.idleTimeout().toMillis());
-        buf.writeInt((int) Math.min(created.maxLifetime().toMillis(), 0xFFFF_FFFFL));
-        buf.writeBytes(sid);
-        return buf;
+        ByteBuf out = batch();
+        out.ensureWritable(FrameHeader.BYTES + 8 + sid.length);
+        FrameHeader.write(out, Opcodes.CREATE, FrameHeader.FLAG_RESPONSE, Status.OK, id, 8 + sid.length);
+        out.writeInt((int) created.idleTimeout().toMillis());
+        out.writeInt((int) Math.min(created.maxLifetime().toMillis(), 0xFFFF_FFFFL));
+        out.writeBytes(sid);
     }
 
-    private void send(ChannelHandlerContext ctx, ByteBuf answer) {
+    // ---- the answer batch ----
+
+    private ByteBuf batch() {
+        if (batch == null) {
+            batch = ctx.alloc().directBuffer(BATCH_BYTES);
+        }
+        return batch;
+    }
+
+    /** Where an answer of {@code size} bytes goes: the batch, or (when large) a buffer of its own after the batch. */
+    private ByteBuf target(int size) {
+        if (size < LARGE_ANSWER) {
+            return batch();
+        }
+        writeBatch();
+        batch = ctx.alloc().directBuffer(size);
+        return batch;
+    }
+
+    /** One more answer is in the batch. */
+    private void answered() {
+        batchAnswers++;
         inFlight++;
-        ctx.write(answer).addListener(this);
+        if (batch.readableBytes() >= BATCH_BYTES) {
+            writeBatch();
+        }
         if (inFlight >= maxInFlight && ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);
         }
-        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-        if (out != null && out.totalPendingWriteBytes() > maxOutboundBytes) {
+    }
+
+    /** Writes the batch to the channel (not flushed); its answers leave flight when the write completes. */
+    private void writeBatch() {
+        if (batch == null) {
+            return;
+        }
+        ByteBuf out = batch;
+        int answers = batchAnswers;
+        batch = null;
+        batchAnswers = 0;
+        if (!out.isReadable()) {
+            out.release();
+            return;
+        }
+        ctx.write(out).addListener(new Written(answers));
+        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        if (outbound != null && outbound.totalPendingWriteBytes() > maxOutboundBytes) {
             counters.slowConsumerClosed.increment();
             log.warn("closing {}: {} bytes of answers queued and not read (limit {})", ctx.channel().remoteAddress(),
-                    out.totalPendingWriteBytes(), maxOutboundBytes);
+                    outbound.totalPendingWriteBytes(), maxOutboundBytes);
             ctx.close();
         }
     }
 
-    /** A write of an answer completed (or failed): one request fewer in flight. */
-    @Override
-    public void operationComplete(ChannelFuture future) {
-        inFlight--;
-        if (inFlight <= maxInFlight / 2 && future.channel().isWritable() && !future.channel().config().isAutoRead()
-                && future.channel().isActive()) {
-            future.channel().config().setAutoRead(true);
+    /** Answers of one written batch are on the socket (or the write failed): they leave flight. */
+    private final class Written implements ChannelFutureListener {
+        private final int answers;
+
+        Written(int answers) {
+            this.answers = answers;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            inFlight -= answers;
+            Channel ch = future.channel();
+            if (inFlight <= maxInFlight / 2 && ch.isActive() && ch.isWritable() && !ch.config().isAutoRead()) {
+                ch.config().setAutoRead(true);
+            }
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        writeBatch();
         ctx.flush();
     }
 
@@ -226,8 +310,6 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
         log.debug("closing {} after {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }
-
-    private static final byte[] EMPTY = {};
 
     /** Where the STATS answer comes from. */
     interface StatsSource {

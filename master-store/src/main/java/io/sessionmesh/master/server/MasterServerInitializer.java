@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The pipeline of one master connection: connection limit, idle timeout, frame decoder, request handler.
- * Answers are whole frames built by the handler, so there is no encoder.
+ * Answers are whole frames built by the handler, so there is no encoder. The idle timeout watches reads only:
+ * watching writes too would put a listener on every answer, and a connection that stops reading its answers
+ * stops being read as well, so it falls idle and is closed all the same.
  */
 final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
     private final MasterConfig config;
@@ -41,7 +43,7 @@ final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
         channels.add(ch);
         ch.pipeline()
                 .addLast("limit", limiter)
-                .addLast("idle", new IdleStateHandler(0, 0, config.connectionIdleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                .addLast("idle", new IdleStateHandler(config.connectionIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
                 .addLast("requests", new MasterRequestHandler(store, codec, counters, stats, config.maxInFlight(),
                         config.maxOutboundBytes()));

@@ -3,10 +3,10 @@ package io.sessionmesh.master.store;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Shares one String per section or attribute name across all sessions. Every session of the workload uses
- * the same few dozen names; without sharing, each session would hold its own copies (about 50 bytes each,
- * 60 and more a session). Bounded at {@code capacity} names: past it, names are simply not shared, so a
- * client inventing names cannot grow the pool without limit.
+ * Shares one String per section name across all sessions. Every session of the workload uses the same dozen
+ * section names; without sharing, each session would hold its own copies (about 50 bytes each). Bounded at
+ * {@code capacity} names: past it, names are simply not shared, so a client inventing names cannot grow the
+ * pool without limit. (Attribute names live inside each section's bytes.)
  */
 final class NamePool {
     private final ConcurrentHashMap<String, String> names = new ConcurrentHashMap<>();

@@ -1,12 +1,14 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.serialization.transport.EncodedSection;
+
 /**
  * One session: its sections and its clock. The sections array is copy-on-write: a write builds a new array
  * (sharing the untouched sections) and publishes it with one volatile store, so a reader always sees every
  * delta of a write or none. Writers of one session take its monitor; readers take nothing.
  */
 final class Session {
-    static final Section[] NO_SECTIONS = {};
+    static final EncodedSection[] NO_SECTIONS = {};
 
     final String id;
     final long createdAt;
@@ -14,8 +16,8 @@ final class Session {
     /** createdAt + the store's maximum lifetime: the session dies then, used or not. */
     final long hardDeadline;
     volatile long lastAccess;
-    volatile Section[] sections = NO_SECTIONS;
-    /** Payload bytes of all sections; guarded by this. */
+    volatile EncodedSection[] sections = NO_SECTIONS;
+    /** Bytes of all sections in their wire form; guarded by this. */
     long bytes;
     /** Set once, under this, when the session leaves the store (deleted or expired). */
     volatile boolean removed;
@@ -26,6 +28,27 @@ final class Session {
         this.idleTimeout = idleTimeout;
         this.hardDeadline = now + maxLifetime;
         this.lastAccess = now;
+    }
+
+    private static final java.lang.invoke.VarHandle LAST_ACCESS;
+
+    static {
+        try {
+            LAST_ACCESS = java.lang.invoke.MethodHandles.lookup().findVarHandle(Session.class, "lastAccess", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Records a use. A release store, not a volatile one: the time only has to become visible, not ordered
+     * against later loads, and a volatile store costs a full fence on every read of the session. Skipped when
+     * the millisecond has not changed, to spare the cache line.
+     */
+    void touch(long now) {
+        if (lastAccess != now) {
+            LAST_ACCESS.setRelease(this, now);
+        }
     }
 
     /** When the session expires unless it is used again. */

@@ -1,8 +1,8 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.serialization.transport.EncodedReadResult;
+import io.sessionmesh.serialization.transport.EncodedSection;
 import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionData;
 import io.sessionmesh.serialization.transport.SectionDelta;
 import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.WriteRequest;
@@ -11,11 +11,11 @@ import io.sessionmesh.serialization.transport.WriteResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Design</h2>
  * <ul>
  *   <li><b>Layout.</b> A {@link ConcurrentHashMap} from session id to {@link Session}; a session holds a
- *   copy-on-write array of immutable {@link Section}s, each two parallel arrays of attribute names and value
- *   bytes. Names are shared across sessions through a bounded {@link NamePool}. Values are opaque bytes,
- *   stored as decoded from the request (no second copy) and never interpreted: the master loads no
- *   application class.</li>
+ *   copy-on-write array of immutable {@link EncodedSection}s: each section is one byte array in the form it
+ *   takes on the wire, so a read answer is a copy of those arrays and a section costs one array header, not one
+ *   per attribute. Section names are shared across sessions through a bounded {@link NamePool}. Values are
+ *   opaque bytes, never interpreted: the master loads no application class.</li>
  *   <li><b>Concurrency.</b> Reads take no lock: they read the session's sections array once (a volatile
  *   load) and so see every delta of a write or none. Writes to one session take that session's monitor, build
  *   the next sections array and publish it with one volatile store: a write is atomic per session, and two
@@ -60,7 +60,8 @@ public final class SessionStore {
     private final SessionIds ids = new SessionIds();
     private final ExpiryWheel wheel;
     private final SchemaStore schemas;
-    private final AtomicLong storeBytes = new AtomicLong();
+    /** Sum of sessions' bytes: a LongAdder, so writers on different threads do not fight over one cache line. */
+    private final LongAdder storeBytes = new LongAdder();
     private final StoreCounters counters = new StoreCounters();
     private final Object sweepLock = new Object();
 
@@ -111,22 +112,22 @@ public final class SessionStore {
 
     /**
      * Reads the named sections of a session, all from one consistent state; a section never written comes back
-     * empty at version 0. Extends the session's idle time.
+     * empty at version 0. Extends the session's idle time. The sections are the stored ones, in wire form.
      *
      * @throws StoreException NOT_FOUND for an unknown, deleted or expired session
      */
-    public ReadResult read(ReadRequest request) {
-        Session session = live(request.sessionId());
-        Section[] snapshot = session.sections;
+    public EncodedReadResult read(ReadRequest request) {
+        Session session = live(request.sessionId(), ticker.millis());
+        EncodedSection[] snapshot = session.sections;
         List<String> wanted = request.sectionNames();
-        List<SectionData> out = new ArrayList<>(wanted.size());
+        List<EncodedSection> out = new ArrayList<>(wanted.size());
         for (String name : wanted) {
-            Section s = find(snapshot, name);
-            out.add(s == null ? new SectionData(name, 0, Map.of()) : s.toData());
+            int i = indexOf(snapshot, snapshot.length, name);
+            out.add(i >= 0 ? snapshot[i] : EncodedSection.empty(name));
         }
         counters.reads.increment();
         counters.sectionsRead.add(wanted.size());
-        return new ReadResult(session.id, out);
+        return new EncodedReadResult(session.id, Collections.unmodifiableList(out));
     }
 
     /**
@@ -137,37 +138,41 @@ public final class SessionStore {
      *     (the store is full); nothing is applied
      */
     public WriteResult write(WriteRequest request) {
-        Session session = live(request.sessionId());
+        long now = ticker.millis();
+        Session session = live(request.sessionId(), now);
         List<SectionDelta> deltas = request.deltas();
-        Map<String, Long> versions = new LinkedHashMap<>(deltas.size() * 2);
+        long[] versions = new long[deltas.size()];
+        int d = 0;
         try {
             synchronized (session) {
-                long now = ticker.millis();
-                if (session.removed || session.isExpired(now)) {
+                if (session.removed) {
                     throw gone(session, now);
                 }
-                Section[] current = session.sections;
-                Section[] next = Arrays.copyOf(current, current.length + deltas.size());
+                EncodedSection[] current = session.sections;
+                EncodedSection[] next = Arrays.copyOf(current, current.length + deltas.size());
                 int count = current.length;
                 long bytes = session.bytes;
                 for (SectionDelta delta : deltas) {
                     int i = indexOf(next, count, delta.section());
-                    Section old = i >= 0 ? next[i] : null;
-                    long version = old == null ? 0 : old.version;
+                    EncodedSection old = i >= 0 ? next[i] : null;
+                    long version = old == null ? 0 : old.version();
                     if (delta.hasIfVersion() && delta.ifVersion() != version) {
                         counters.conflicts.increment();
                         throw new StoreException(Status.CONFLICT, "section \"" + delta.section() + "\" is at version "
                                 + version + ", not " + delta.ifVersion());
                     }
+                    checkValues(delta);
                     if (old == null) {
-                        old = Section.empty(names.intern(delta.section()));
-                        bytes += old.bytes;
+                        old = EncodedSection.empty(names.intern(delta.section()));
                         i = count++;
+                    } else {
+                        bytes -= old.encodedSize();
                     }
-                    Section updated = old.apply(delta, names, limits);
-                    bytes += updated.bytes - old.bytes;
+                    EncodedSection updated = old.apply(delta, version + 1);
+                    checkSection(updated);
+                    bytes += updated.encodedSize();
                     next[i] = updated;
-                    versions.put(delta.section(), updated.version);
+                    versions[d++] = updated.version();
                 }
                 if (count > limits.maxSectionsPerSession()) {
                     throw StoreException.tooLarge("the session would hold " + count + " sections, above the limit of "
@@ -178,16 +183,16 @@ public final class SessionStore {
                             + limits.maxSessionBytes());
                 }
                 long growth = bytes - session.bytes;
-                if (growth > 0 && storeBytes.addAndGet(growth) > limits.maxStoreBytes()) {
-                    storeBytes.addAndGet(-growth);
+                if (growth > 0 && storeBytes.sum() + growth > limits.maxStoreBytes()) {
                     throw new StoreException(Status.UNAVAILABLE, "the store is full: " + limits.maxStoreBytes()
                             + " bytes of sessions");
-                } else if (growth <= 0) {
-                    storeBytes.addAndGet(growth);
+                }
+                if (growth != 0) {
+                    storeBytes.add(growth);
                 }
                 session.sections = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
-                session.lastAccess = now;
+                session.touch(now);
             }
         } catch (StoreException e) {
             if (e.status() == Status.TOO_LARGE) {
@@ -196,7 +201,7 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new WriteResult(session.id, versions);
+        return WriteResult.of(request, versions);
     }
 
     /**
@@ -219,7 +224,7 @@ public final class SessionStore {
      * @throws StoreException NOT_FOUND
      */
     public void touch(String sessionId) {
-        live(sessionId);
+        live(sessionId, ticker.millis());
         counters.touches.increment();
     }
 
@@ -238,13 +243,12 @@ public final class SessionStore {
     }
 
     /** The session's live state, or NOT_FOUND; extends its idle time. */
-    private Session live(String sessionId) {
+    private Session live(String sessionId, long now) {
         Session session = sessions.get(sessionId);
-        long now = ticker.millis();
         if (session == null || session.removed || session.isExpired(now)) {
             throw gone(session, now);
         }
-        session.lastAccess = now;
+        session.touch(now);
         return session;
     }
 
@@ -264,24 +268,35 @@ public final class SessionStore {
                 return false;
             }
             session.removed = true;
-            storeBytes.addAndGet(-session.bytes);
+            storeBytes.add(-session.bytes);
         }
         sessions.remove(session.id, session);
         return true;
     }
 
-    private static Section find(Section[] sections, String name) {
-        for (Section s : sections) {
-            if (s.name.equals(name)) {
-                return s;
+    private void checkValues(SectionDelta delta) {
+        for (Map.Entry<String, byte[]> e : delta.set().entrySet()) {
+            if (e.getValue().length > limits.maxAttributeBytes()) {
+                throw StoreException.tooLarge("attribute \"" + e.getKey() + "\" of section \"" + delta.section() + "\" is "
+                        + e.getValue().length + " bytes, above the limit of " + limits.maxAttributeBytes());
             }
         }
-        return null;
     }
 
-    private static int indexOf(Section[] sections, int count, String name) {
+    private void checkSection(EncodedSection s) {
+        if (s.attributeCount() > limits.maxAttributesPerSection()) {
+            throw StoreException.tooLarge("section \"" + s.name() + "\" would hold " + s.attributeCount()
+                    + " attributes, above the limit of " + limits.maxAttributesPerSection());
+        }
+        if (s.encodedSize() > limits.maxSectionBytes()) {
+            throw StoreException.tooLarge("section \"" + s.name() + "\" would be " + s.encodedSize()
+                    + " bytes, above the limit of " + limits.maxSectionBytes());
+        }
+    }
+
+    private static int indexOf(EncodedSection[] sections, int count, String name) {
         for (int i = 0; i < count; i++) {
-            if (sections[i].name.equals(name)) {
+            if (sections[i].name().equals(name)) {
                 return i;
             }
         }
@@ -293,16 +308,16 @@ public final class SessionStore {
         return sessions.size();
     }
 
-    /** Payload bytes of all live sessions (names and values). */
+    /** Bytes of all live sessions' sections in their wire form (names, values and their lengths). */
     public long storeBytes() {
-        return storeBytes.get();
+        return storeBytes.sum();
     }
 
     /** A snapshot of the store's figures, by name, for the STATS operation and the logs. */
     public Map<String, Long> stats() {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("sessions", (long) sessions.size());
-        stats.put("store_bytes", storeBytes.get());
+        stats.put("store_bytes", storeBytes.sum());
         stats.put("max_store_bytes", limits.maxStoreBytes());
         stats.put("names_shared", (long) names.size());
         stats.put("schemas", (long) schemas.size());

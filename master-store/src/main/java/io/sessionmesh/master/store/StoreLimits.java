@@ -15,12 +15,12 @@ import java.time.Duration;
  *   <tr><td>maxLifetime</td><td>12 h</td><td>a session expires this long after creation, used or not</td></tr>
  *   <tr><td>maxAttributeBytes</td><td>1 MiB</td><td>one attribute value</td></tr>
  *   <tr><td>maxAttributesPerSection</td><td>1,000</td><td>attributes in one section</td></tr>
- *   <tr><td>maxSectionBytes</td><td>4 MiB</td><td>one section: its attributes' names and values</td></tr>
+ *   <tr><td>maxSectionBytes</td><td>4 MiB</td><td>one section in its wire form: names, values and their lengths</td></tr>
  *   <tr><td>maxSectionsPerSession</td><td>256</td><td>sections of one session</td></tr>
- *   <tr><td>maxSessionBytes</td><td>16 MiB</td><td>one session: all its sections</td></tr>
+ *   <tr><td>maxSessionBytes</td><td>16 MiB</td><td>one session: all its sections in wire form</td></tr>
  *   <tr><td>maxSessions</td><td>4,000,000</td><td>live sessions in the store</td></tr>
- *   <tr><td>maxStoreBytes</td><td>60% of the heap</td><td>payload bytes of all sessions</td></tr>
- *   <tr><td>maxNames</td><td>65,536</td><td>distinct section and attribute names shared across sessions</td></tr>
+ *   <tr><td>maxStoreBytes</td><td>60% of the heap</td><td>all sessions' sections in wire form</td></tr>
+ *   <tr><td>maxNames</td><td>65,536</td><td>distinct section names shared across sessions</td></tr>
  *   <tr><td>maxSchemas</td><td>100,000</td><td>one-nio schemas held for the schema registry</td></tr>
  *   <tr><td>maxSchemaBytes</td><td>64 KiB</td><td>one schema</td></tr>
  * </table>
@@ -35,7 +35,7 @@ public final class StoreLimits {
     public static final int DEFAULT_MAX_SECTIONS_PER_SESSION = 256;
     public static final int DEFAULT_MAX_SESSION_BYTES = 16 << 20;
     public static final int DEFAULT_MAX_SESSIONS = 4_000_000;
-    /** Share of the JVM's maximum heap that session payload may take by default. */
+    /** Share of the JVM's maximum heap that sessions' sections may take by default. */
     public static final double DEFAULT_STORE_HEAP_SHARE = 0.6;
     public static final int DEFAULT_MAX_NAMES = 65_536;
     public static final int DEFAULT_MAX_SCHEMAS = 100_000;

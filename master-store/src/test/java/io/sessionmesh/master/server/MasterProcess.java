@@ -38,7 +38,7 @@ final class MasterProcess implements AutoCloseable {
 
     static List<String> command(String... flags) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar().toString()));
+                "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-jar", jar().toString()));
         cmd.addAll(List.of(flags));
         return cmd;
     }
@@ -85,6 +85,13 @@ final class MasterProcess implements AutoCloseable {
         }
         reader.join(10_000);
         return process.exitValue();
+    }
+
+    /** Lines where Netty reported a leaked buffer (paranoid leak detection is on). */
+    List<String> leaks() {
+        synchronized (output) {
+            return output.stream().filter(l -> l.contains("LEAK:")).toList();
+        }
     }
 
     @Override

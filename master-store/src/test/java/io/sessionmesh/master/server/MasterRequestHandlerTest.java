@@ -26,6 +26,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The request handler through an EmbeddedChannel with the real frame decoder and store. */
@@ -53,8 +54,16 @@ class MasterRequestHandlerTest {
         }
     }
 
-    static Answer next(EmbeddedChannel ch) {
-        ByteBuf b = ch.readOutbound();
+    /** Answers come batched, several to a buffer: what is left of the last buffer read. */
+    private final ByteBuf received = Unpooled.buffer();
+
+    Answer next(EmbeddedChannel ch) {
+        if (!received.isReadable()) {
+            ByteBuf out = ch.readOutbound();
+            received.writeBytes(out);
+            out.release();
+        }
+        ByteBuf b = received;
         assertEquals(FrameHeader.MAGIC, b.readInt());
         assertEquals(1, b.readByte());
         int opcode = b.readUnsignedByte();
@@ -62,10 +71,10 @@ class MasterRequestHandlerTest {
         int status = b.readUnsignedByte();
         int id = b.readInt();
         int len = b.readInt();
-        assertEquals(len, b.readableBytes());
+        assertTrue(b.readableBytes() >= len, "a frame cut short");
         byte[] body = new byte[len];
         b.readBytes(body);
-        b.release();
+        b.discardReadBytes();
         return new Answer(opcode, flags, status, id, body);
     }
 
@@ -158,10 +167,10 @@ class MasterRequestHandlerTest {
         for (int i = 1; i <= 4; i++) {
             batch.writeBytes(request(Opcodes.PING, i, new byte[0]));
         }
-        // EmbeddedChannel completes writes only on flush, so four answers are in flight at once.
+        // Until channelReadComplete nothing is written, so all four answers are in flight at once.
         ch.pipeline().fireChannelRead(batch);
         assertFalse(ch.config().isAutoRead());
-        ch.flushOutbound();
+        ch.pipeline().fireChannelReadComplete();
         assertEquals(Status.OK, next(ch).status());
         assertEquals(Status.OK, next(ch).status());
         Answer refused = next(ch);
@@ -170,6 +179,23 @@ class MasterRequestHandlerTest {
         assertEquals(Status.UNAVAILABLE, next(ch).status());
         assertTrue(ch.config().isAutoRead());
         assertEquals(2, counters.inFlightRefused.sum());
+    }
+
+    /** The bytes of PROTOCOL.md 3.5, the TOUCH of an unknown id. */
+    @Test
+    void protocolExample_touchOfUnknownId_matchesTheDocumentedBytes() {
+        EmbeddedChannel ch = channel(100);
+        byte[] request = java.util.HexFormat.of().parseHex("534d4d46" + "01" + "06" + "00" + "00" + "00000004" + "00000004"
+                + "6e6f7065");
+        ch.writeInbound(Unpooled.wrappedBuffer(request));
+        ByteBuf answer = ch.readOutbound();
+        byte[] bytes = new byte[answer.readableBytes()];
+        answer.readBytes(bytes);
+        answer.release();
+        assertNull(ch.readOutbound());
+        String text = "no such session (unknown, deleted or expired)";
+        assertEquals("534d4d46" + "01" + "06" + "01" + "01" + "00000004" + "0000002d"
+                + java.util.HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8)), java.util.HexFormat.of().formatHex(bytes));
     }
 
     @Test

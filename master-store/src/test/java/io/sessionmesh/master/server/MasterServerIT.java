@@ -59,7 +59,8 @@ class MasterServerIT {
     @AfterAll
     static void stop() throws Exception {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-        master.close();
+        master.stop();
+        assertEquals(List.of(), master.leaks(), "the master leaked buffers");
     }
 
     static MasterConnection connect() {

@@ -1,0 +1,83 @@
+package io.sessionmesh.benchmarks.master;
+
+import io.sessionmesh.benchmarks.workload.WorkloadSizes;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.master.store.Ticker;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.WriteRequest;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Heap bytes per session of the master's store against the payload it holds, at the scale of a real master:
+ * {@code sessions} sessions of shared/WORKLOAD.md (12 sections of 5 attributes, log-normal value sizes),
+ * written through the store's own write path. Heap is measured after full GCs, before and after filling.
+ *
+ * <pre>java -Xmx12g -cp benchmarks.jar io.sessionmesh.benchmarks.master.HeapPerSession [sessions]</pre>
+ */
+public final class HeapPerSession {
+    /** Section names shared across sessions, as in the workload. */
+    static final String[] SECTIONS = {"clientInfo", "defaultCurrency", "interestRates", "cards", "deposits", "limits",
+        "offers", "loans", "documents", "notifications", "preferences", "audit"};
+
+    private HeapPerSession() {
+    }
+
+    public static void main(String[] args) {
+        int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        // Values as the client sends them: compressed bytes, so random content. Shared source, distinct arrays.
+        byte[] source = new byte[WorkloadSizes.MAX_BYTES];
+        new Random(1).nextBytes(source);
+        WorkloadSizes sizes = new WorkloadSizes(42);
+
+        long before = usedAfterGc(memory);
+        SessionStore store = new SessionStore(StoreLimits.builder().maxStoreBytes(Long.MAX_VALUE / 2).build(), Ticker.SYSTEM);
+        long valueBytes = 0;
+        long attributes = 0;
+        for (int i = 0; i < sessions; i++) {
+            String id = store.create().id();
+            List<SectionDelta> deltas = new ArrayList<>(SECTIONS.length);
+            for (String section : SECTIONS) {
+                Map<String, byte[]> set = new LinkedHashMap<>();
+                for (int a = 0; a < 5; a++) {
+                    byte[] value = java.util.Arrays.copyOf(source, sizes.next());
+                    valueBytes += value.length;
+                    attributes++;
+                    set.put("attr" + a, value);
+                }
+                deltas.add(new SectionDelta(section, set, List.of()));
+            }
+            store.write(new WriteRequest(id, deltas));
+        }
+        long after = usedAfterGc(memory);
+        long heap = after - before;
+        long payload = store.storeBytes();
+        System.out.printf("sessions                  %,d%n", store.sessionCount());
+        System.out.printf("attributes                %,d (%,d a session)%n", attributes, attributes / sessions);
+        System.out.printf("value bytes               %,d (mean value %,d B)%n", valueBytes, valueBytes / attributes);
+        System.out.printf("payload bytes (names+values, as the store counts them) %,d%n", payload);
+        System.out.printf("heap used by the store    %,d%n", heap);
+        System.out.printf("heap per session          %,d B, payload per session %,d B%n", heap / sessions, payload / sessions);
+        System.out.printf("heap / payload            %.3f%n", (double) heap / payload);
+        System.out.printf("heap / value bytes        %.3f%n", (double) heap / valueBytes);
+        System.out.printf("overhead per session      %,d B%n", (heap - valueBytes) / sessions);
+        if (store.sessionCount() != sessions) {
+            throw new IllegalStateException("store lost sessions");
+        }
+    }
+
+    private static long usedAfterGc(MemoryMXBean memory) {
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}

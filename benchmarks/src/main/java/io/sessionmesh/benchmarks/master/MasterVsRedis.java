@@ -1,0 +1,337 @@
+package io.sessionmesh.benchmarks.master;
+
+import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.master.protocol.FrameHeader;
+import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.WriteRequest;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The master against Redis on the same machine, in one run: a batch read of 3 sections (about 1 KB each,
+ * compressed as the attribute codec would) against HGETALL of a 3-field hash of the same sizes, and a write of
+ * one attribute against HSET of one field, at 1..64 connections and pipeline depth 1 and 16. Our side runs
+ * here on one Netty thread (as redis-benchmark runs on one): each connection sends a batch of {@code depth}
+ * requests in one write, waits for all the answers, and sends the next (what redis-benchmark -P does). Like
+ * redis-benchmark, it sends requests it encoded once (one per session) and checks each answer's status without
+ * decoding its body, so the figures measure the server, not the client. Redis's side is redis-benchmark itself,
+ * run by this program right after ours for each configuration.
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
+ *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
+ *     [--ops read,write] [--out results/master-vs-redis.json]
+ * </pre>
+ */
+public final class MasterVsRedis {
+    static final String[] SECTIONS = {"clientInfo", "defaultCurrency", "interestRates"};
+    static final long HIGHEST_MICROS = TimeUnit.SECONDS.toMicros(60);
+
+    private MasterVsRedis() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> flags = flags(args);
+        InetSocketAddress master = address(flags.getOrDefault("master", "127.0.0.1:7400"));
+        InetSocketAddress redis = address(flags.getOrDefault("redis", "127.0.0.1:6390"));
+        int[] connections = ints(flags.getOrDefault("connections", "1,4,16,64"));
+        int[] depths = ints(flags.getOrDefault("pipeline", "1,16"));
+        int seconds = Integer.parseInt(flags.getOrDefault("seconds", "5"));
+        int sessions = Integer.parseInt(flags.getOrDefault("sessions", "1000"));
+        Path out = Path.of(flags.getOrDefault("out", "benchmarks/results/master-vs-redis.json"));
+
+        byte[][] values = sectionValues();
+        System.out.printf("section values: %d, %d, %d bytes (codec-encoded client records)%n",
+                values[0].length, values[1].length, values[2].length);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<String> rows = new ArrayList<>();
+        StringBuilder table = new StringBuilder();
+        table.append("| operation | connections | pipeline | master req/s | Redis req/s | master / Redis | master p50 / p99 / p99.9 us"
+                + " | Redis p50 / p99 us |\n|---|---:|---:|---:|---:|---:|---|---|\n");
+        try {
+            String[] ids = preloadMaster(group, master, sessions, values);
+            preloadRedis(redis, sessions, values);
+            for (String op : flags.getOrDefault("ops", "read,write").split(",")) {
+                for (int c : connections) {
+                    for (int depth : depths) {
+                        Result ours = runMaster(group, master, ids, values, op, c, depth, seconds);
+                        long n = Math.max(20_000, (long) (ours.throughput * seconds));
+                        Result theirs = runRedisBenchmark(redis, sessions, values[0].length, op, c, depth, n);
+                        double ratio = ours.throughput / theirs.throughput;
+                        System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d master %,10.0f req/s p50 %6.0f p99 %6.0f us | "
+                                + "redis %,10.0f req/s p50 %6.0f p99 %6.0f us | ratio %.2f%n", op, c, depth,
+                                ours.throughput, ours.p50, ours.p99, theirs.throughput, theirs.p50, theirs.p99, ratio);
+                        table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** | %.0f / %.0f / %.0f | %.0f / %.0f |%n",
+                                op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET", c, depth,
+                                ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99));
+                        rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
+                                + "\"redis\":%s,\"ratio\":%.3f}", op, c, depth, ours.json(), theirs.json(), ratio));
+                    }
+                }
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, "{\"seconds\":" + seconds + ",\"sessions\":" + sessions + ",\"sectionBytes\":["
+                + values[0].length + "," + values[1].length + "," + values[2].length + "],\"runs\":[\n"
+                + String.join(",\n", rows) + "\n]}\n");
+        System.out.println();
+        System.out.print(table);
+        System.out.println("\nresults: " + out);
+    }
+
+    /** Three client records of different sizes whose codec form (LZ4) is about 1 KB each. */
+    static byte[][] sectionValues() {
+        AttributeCodec codec = AttributeCodec.builder().build();
+        byte[][] values = new byte[3][];
+        int target = 1500;
+        for (int i = 0; i < 3; i++) {
+            byte[] v;
+            do {
+                v = codec.encode(WorkloadValues.clientOfSize(target));
+                target += 50;
+            } while (v.length < 1000 + 20 * i);
+            values[i] = v;
+        }
+        return values;
+    }
+
+    static String[] preloadMaster(EventLoopGroup group, InetSocketAddress master, int sessions, byte[][] values) {
+        String[] ids = new String[sessions];
+        try (MasterConnection c = MasterConnection.connect(group, master, MasterConnection.Options.DEFAULT, null).join()) {
+            for (int i = 0; i < sessions; i++) {
+                ids[i] = c.create(null).join().id();
+                List<SectionDelta> deltas = new ArrayList<>();
+                for (int s = 0; s < 3; s++) {
+                    deltas.add(new SectionDelta(SECTIONS[s], Map.of("value", values[s]), List.of()));
+                }
+                c.write(new WriteRequest(ids[i], deltas)).join();
+            }
+        }
+        return ids;
+    }
+
+    /** HSET session:%012d for every session (the key form redis-benchmark's -r produces), in RESP. */
+    static void preloadRedis(InetSocketAddress redis, int sessions, byte[][] values) throws IOException {
+        try (Socket s = new Socket(redis.getHostString(), redis.getPort())) {
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream cmd = new ByteArrayOutputStream();
+            for (int i = 0; i < sessions; i++) {
+                cmd.reset();
+                List<byte[]> parts = new ArrayList<>(List.of(bytes("HSET"), bytes(String.format("session:%012d", i))));
+                for (int f = 0; f < 3; f++) {
+                    parts.add(bytes(SECTIONS[f]));
+                    parts.add(values[f]);
+                }
+                cmd.write(bytes("*" + parts.size() + "\r\n"));
+                for (byte[] p : parts) {
+                    cmd.write(bytes("$" + p.length + "\r\n"));
+                    cmd.write(p);
+                    cmd.write(bytes("\r\n"));
+                }
+                out.write(cmd.toByteArray());
+                int b = in.read();
+                while (b != '\n') {
+                    if (b < 0) {
+                        throw new IOException("redis closed the connection while preloading");
+                    }
+                    b = in.read();
+                }
+            }
+        }
+    }
+
+    /** What one side measured. */
+    record Result(double throughput, double p50, double p99, double p999, double max, long requests) {
+        String json() {
+            return String.format(Locale.ROOT, "{\"requestsPerSecond\":%.0f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%s,"
+                    + "\"maxUs\":%.1f,\"requests\":%d}", throughput, p50, p99,
+                    Double.isNaN(p999) ? "null" : String.format(Locale.ROOT, "%.1f", p999), max, requests);
+        }
+    }
+
+    static Result runMaster(EventLoopGroup group, InetSocketAddress master, String[] ids, byte[][] values, String op,
+                            int connections, int depth, int seconds) throws Exception {
+        BinaryTransportCodec codec = new BinaryTransportCodec();
+        byte[][] bodies = new byte[ids.length][];
+        for (int i = 0; i < ids.length; i++) {
+            bodies[i] = op.equals("read")
+                    ? codec.encode(new ReadRequest(ids[i], Arrays.asList(SECTIONS)))
+                    : codec.encode(new WriteRequest(ids[i], List.of(new SectionDelta(SECTIONS[0], Map.of("value", values[0]),
+                            List.of()))));
+        }
+        List<MasterConnection> conns = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            conns.add(MasterConnection.connect(group, master, MasterConnection.Options.DEFAULT, null).join());
+        }
+        try {
+            // Warm-up (JIT on both sides), then the measured run, same loop.
+            runLoops(conns, bodies, op, depth, Math.max(1, seconds / 2), null);
+            Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+            long start = System.nanoTime();
+            long requests = runLoops(conns, bodies, op, depth, seconds, histogram);
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests);
+        } finally {
+            for (MasterConnection c : conns) {
+                c.close();
+            }
+        }
+    }
+
+    /** Runs every connection's batch loop for {@code seconds}; returns the requests answered. */
+    static long runLoops(List<MasterConnection> conns, byte[][] bodies, String op, int depth, int seconds,
+                         Histogram histogram) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<CompletableFuture<Long>> loops = new ArrayList<>();
+        for (MasterConnection c : conns) {
+            Loop loop = new Loop(c, bodies, op.equals("read") ? Opcodes.READ : Opcodes.WRITE, depth, deadline, histogram);
+            c.eventLoop().execute(loop::nextBatch);
+            loops.add(loop.done);
+        }
+        long total = 0;
+        for (CompletableFuture<Long> f : loops) {
+            total += f.get(seconds + 60L, TimeUnit.SECONDS);
+        }
+        return total;
+    }
+
+    /** One connection's closed loop of batches; runs on the connection's event loop only. */
+    static final class Loop {
+        final MasterConnection conn;
+        final byte[][] bodies;
+        final int opcode;
+        final int depth;
+        final long deadline;
+        final Histogram histogram;
+        final CompletableFuture<Long> done = new CompletableFuture<>();
+        long answered;
+        int outstanding;
+        long batchStart;
+
+        Loop(MasterConnection conn, byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
+            this.conn = conn;
+            this.bodies = bodies;
+            this.opcode = opcode;
+            this.depth = depth;
+            this.deadline = deadline;
+            this.histogram = histogram;
+        }
+
+        void nextBatch() {
+            if (System.nanoTime() >= deadline) {
+                done.complete(answered);
+                return;
+            }
+            outstanding = depth;
+            batchStart = System.nanoTime();
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int i = 0; i < depth; i++) {
+                byte[] body = bodies[random.nextInt(bodies.length)];
+                conn.request(opcode, alloc -> FrameHeader.reserve(alloc, body.length).writeBytes(body), f -> null, false)
+                        .whenComplete((r, e) -> answered(e));
+            }
+            conn.flush();
+        }
+
+        void answered(Throwable e) {
+            if (e != null) {
+                done.completeExceptionally(e);
+                return;
+            }
+            if (histogram != null) {
+                histogram.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - batchStart) / 1000));
+            }
+            answered++;
+            if (--outstanding == 0) {
+                nextBatch();
+            }
+        }
+    }
+
+    /** redis-benchmark at the same concurrency and depth; parses its CSV line. */
+    static Result runRedisBenchmark(InetSocketAddress redis, int sessions, int valueBytes, String op, int connections,
+                                    int depth, long requests) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", redis.getHostString(), "-p",
+                String.valueOf(redis.getPort()), "-c", String.valueOf(connections), "-P", String.valueOf(depth),
+                "-n", String.valueOf(requests), "-r", String.valueOf(sessions), "--csv"));
+        if (op.equals("read")) {
+            cmd.addAll(List.of("HGETALL", "session:__rand_int__"));
+        } else {
+            cmd.addAll(List.of("HSET", "session:__rand_int__", SECTIONS[0], "x".repeat(valueBytes)));
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        if (p.waitFor() != 0 || lines.size() < 2) {
+            throw new IOException("redis-benchmark failed: " + lines);
+        }
+        // "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
+        String[] f = lines.get(lines.size() - 1).replace("\"", "").split(",");
+        double rps = Double.parseDouble(f[1]);
+        return new Result(rps, ms(f[4]), ms(f[6]), Double.NaN, ms(f[7]), requests);
+    }
+
+    private static double ms(String s) {
+        return Double.parseDouble(s) * 1000;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, String> flags(String[] args) {
+        Map<String, String> m = new java.util.HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --flag value, got " + args[i]);
+            }
+            m.put(args[i].substring(2), args[i + 1]);
+        }
+        return m;
+    }
+
+    private static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    private static int[] ints(String csv) {
+        return Arrays.stream(csv.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+    }
+}
