@@ -63,11 +63,11 @@ public final class HeapPerSession {
         System.out.printf("sessions                  %,d%n", store.sessionCount());
         System.out.printf("attributes                %,d (%,d a session)%n", attributes, attributes / sessions);
         System.out.printf("value bytes               %,d (mean value %,d B)%n", valueBytes, valueBytes / attributes);
-        System.out.printf("payload bytes (names+values, as the store counts them) %,d%n", payload);
+        System.out.printf("stored bytes (sections in wire form: names, values, lengths) %,d%n", payload);
         System.out.printf("heap used by the store    %,d%n", heap);
-        System.out.printf("heap per session          %,d B, payload per session %,d B%n", heap / sessions, payload / sessions);
-        System.out.printf("heap / payload            %.3f%n", (double) heap / payload);
-        System.out.printf("heap / value bytes        %.3f%n", (double) heap / valueBytes);
+        System.out.printf("heap per session          %,d B, value bytes per session %,d B%n", heap / sessions, valueBytes / sessions);
+        System.out.printf("heap / value bytes (the payload) %.3f%n", (double) heap / valueBytes);
+        System.out.printf("heap / stored bytes       %.3f%n", (double) heap / payload);
         System.out.printf("overhead per session      %,d B%n", (heap - valueBytes) / sessions);
         if (store.sessionCount() != sessions) {
             throw new IllegalStateException("store lost sessions");
