@@ -55,6 +55,10 @@ final class BinaryReader {
                 return readWriteRequest();
             case MessageTypes.WRITE_RESULT:
                 return readWriteResult();
+            case MessageTypes.CREATE_REQUEST:
+                return new CreateRequest(readTimeout("idle timeout"));
+            case MessageTypes.SESSION_CREATED:
+                return new SessionCreated(readSessionId(), readVersion("idle timeout"), readVersion("max lifetime"));
             default:
                 return readError();
         }
@@ -299,6 +303,15 @@ final class BinaryReader {
         String name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
         pos += len;
         return name;
+    }
+
+    private long readTimeout(String what) {
+        int at = pos;
+        long v = readVarint64(what);
+        if (v < 0 || v > CreateRequest.MAX_IDLE_TIMEOUT_SECONDS) {
+            throw bad(at, what, Long.toUnsignedString(v) + " s is outside 0.." + CreateRequest.MAX_IDLE_TIMEOUT_SECONDS + " s");
+        }
+        return v;
     }
 
     private long readVersion(String what) {

@@ -35,6 +35,10 @@ final class BinaryWriter {
             for (Map.Entry<String, Long> e : w.versions().entrySet()) {
                 size += nameSize(e.getKey(), limits) + varintSize(e.getValue());
             }
+        } else if (m instanceof CreateRequest c) {
+            size = varintSize(c.idleTimeoutSeconds());
+        } else if (m instanceof SessionCreated c) {
+            size = sessionIdSize(c.sessionId(), limits) + varintSize(c.idleTimeoutSeconds()) + varintSize(c.maxLifetimeSeconds());
         } else {
             ErrorMessage e = (ErrorMessage) m;
             int len = Utf8.textLength(e.message());
@@ -135,6 +139,12 @@ final class BinaryWriter {
                 pos = writeString(e.getKey(), b, pos);
                 pos = writeVarint(e.getValue(), b, pos);
             }
+        } else if (m instanceof CreateRequest c) {
+            pos = writeVarint(c.idleTimeoutSeconds(), b, pos);
+        } else if (m instanceof SessionCreated c) {
+            pos = writeAscii(c.sessionId(), b, pos);
+            pos = writeVarint(c.idleTimeoutSeconds(), b, pos);
+            pos = writeVarint(c.maxLifetimeSeconds(), b, pos);
         } else {
             ErrorMessage e = (ErrorMessage) m;
             b[pos++] = (byte) e.status();

@@ -38,7 +38,12 @@ final class JsonReader {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw bad("document", "expected an object, got " + p.currentToken());
         }
-        TransportMessage m = type == MessageTypes.ERROR ? readError() : readSessionMessage();
+        TransportMessage m = switch (type) {
+            case MessageTypes.ERROR -> readError();
+            case MessageTypes.CREATE_REQUEST -> readCreateRequest();
+            case MessageTypes.SESSION_CREATED -> readSessionCreated();
+            default -> readSessionMessage();
+        };
         JsonToken after = p.nextToken();
         if (after != null) {
             throw bad("document", "content after the end of the object: " + after);
@@ -77,6 +82,61 @@ final class JsonReader {
             throw bad("error", "missing");
         }
         return new ErrorMessage(status, message == null ? "" : message);
+    }
+
+    private CreateRequest readCreateRequest() throws IOException {
+        long idle = -1;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (field.equals("idleTimeoutSeconds")) {
+                checkOnce(idle == -1, field);
+                idle = timeout(field);
+            } else {
+                throw unknownField(field);
+            }
+        }
+        return idle <= 0 ? CreateRequest.DEFAULT : new CreateRequest(idle);
+    }
+
+    private SessionCreated readSessionCreated() throws IOException {
+        String id = null;
+        long idle = -1;
+        long life = -1;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "id" -> {
+                    checkOnce(id == null, field);
+                    id = sessionId();
+                }
+                case "idleTimeoutSeconds" -> {
+                    checkOnce(idle == -1, field);
+                    idle = version(field);
+                }
+                case "maxLifetimeSeconds" -> {
+                    checkOnce(life == -1, field);
+                    life = version(field);
+                }
+                default -> throw unknownField(field);
+            }
+        }
+        if (id == null || idle == -1 || life == -1) {
+            throw bad(id == null ? "id" : idle == -1 ? "idleTimeoutSeconds" : "maxLifetimeSeconds", "missing");
+        }
+        return new SessionCreated(id, idle, life);
+    }
+
+    private long timeout(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return 0;
+        }
+        long v = version(field);
+        if (v > CreateRequest.MAX_IDLE_TIMEOUT_SECONDS) {
+            throw bad(field, v + " s is above the limit of " + CreateRequest.MAX_IDLE_TIMEOUT_SECONDS + " s");
+        }
+        return v;
     }
 
     private TransportMessage readSessionMessage() throws IOException {

@@ -28,6 +28,8 @@ import java.util.Objects;
  * WriteRequest  {"id": "s1", "sections": {"a": {"ifVersion": 3, "set": {"k": "CQ=="}, "remove": ["k2"]}}}
  * WriteResult   {"id": "s1", "sections": {"a": {"version": 4}}}
  * ErrorMessage  {"error": "CONFLICT", "message": "a is at 5"}
+ * CreateRequest {"idleTimeoutSeconds": 600}                 (or {}: the default)
+ * SessionCreated {"id": "s1", "idleTimeoutSeconds": 600, "maxLifetimeSeconds": 43200}
  * </pre>
  *
  * The encoder always writes "id", so that a document stands alone; in REST requests the session id is in
@@ -117,6 +119,12 @@ public final class JsonTransportCodec {
         if (m instanceof ErrorMessage e) {
             g.writeStringField("error", Status.name(e.status()));
             g.writeStringField("message", e.message());
+        } else if (m instanceof CreateRequest c) {
+            g.writeNumberField("idleTimeoutSeconds", c.idleTimeoutSeconds());
+        } else if (m instanceof SessionCreated c) {
+            g.writeStringField("id", c.sessionId());
+            g.writeNumberField("idleTimeoutSeconds", c.idleTimeoutSeconds());
+            g.writeNumberField("maxLifetimeSeconds", c.maxLifetimeSeconds());
         } else if (m instanceof ReadRequest r) {
             g.writeStringField("id", r.sessionId());
             g.writeArrayFieldStart("sections");

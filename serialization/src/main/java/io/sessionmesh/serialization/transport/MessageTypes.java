@@ -17,15 +17,20 @@ public final class MessageTypes {
     public static final int WRITE_RESULT = 4;
     /** {@link ErrorMessage}: a status code and a human-readable message. */
     public static final int ERROR = 5;
+    /** {@link CreateRequest}: a new session, with its idle timeout or the default. */
+    public static final int CREATE_REQUEST = 6;
+    /** {@link SessionCreated}: the new session's id and timeouts. */
+    public static final int SESSION_CREATED = 7;
 
-    private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR"};
+    private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR",
+        "CREATE_REQUEST", "SESSION_CREATED"};
 
     private MessageTypes() {
     }
 
     /** Whether this version of the protocol defines the type. */
     public static boolean isKnown(int type) {
-        return type >= READ_REQUEST && type <= ERROR;
+        return type >= READ_REQUEST && type <= SESSION_CREATED;
     }
 
     /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
@@ -40,6 +45,10 @@ public final class MessageTypes {
             return WRITE_RESULT;
         } else if (type == ErrorMessage.class) {
             return ERROR;
+        } else if (type == CreateRequest.class) {
+            return CREATE_REQUEST;
+        } else if (type == SessionCreated.class) {
+            return SESSION_CREATED;
         }
         return 0;
     }

@@ -8,7 +8,8 @@ package io.sessionmesh.serialization.transport;
  * path carries megabytes of them. Whoever hands a {@code byte[]} to a message, or gets one from it, must
  * not modify it afterwards.
  */
-public sealed interface TransportMessage permits ReadRequest, ReadResult, WriteRequest, WriteResult, ErrorMessage {
+public sealed interface TransportMessage permits ReadRequest, ReadResult, WriteRequest, WriteResult, ErrorMessage,
+        CreateRequest, SessionCreated {
     /** The {@link MessageTypes} constant of this message. */
     int type();
 }

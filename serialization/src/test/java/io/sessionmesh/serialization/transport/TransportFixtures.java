@@ -55,7 +55,9 @@ final class TransportFixtures {
                         new SectionDelta("user", attrs(), List.of()),
                         new SectionDelta("max", Long.MAX_VALUE, attrs("a", new byte[0]), List.of("b", "c")))),
                 new WriteResult(SESSION, orderedVersions("cart", 8L, "user", 1L, "max", Long.MAX_VALUE)),
-                new ErrorMessage(Status.CONFLICT, "section \"cart\" is at version 9\nnot 7 ✓"));
+                new ErrorMessage(Status.CONFLICT, "section \"cart\" is at version 9\nnot 7 ✓"),
+                new CreateRequest(600),
+                new SessionCreated(SESSION, 300, 43_200));
     }
 
     static Map<String, Long> orderedVersions(Object... nameVersion) {
@@ -78,7 +80,11 @@ final class TransportFixtures {
     // ---- random messages ----
 
     static TransportMessage randomMessage(Random r) {
-        switch (r.nextInt(5)) {
+        switch (r.nextInt(7)) {
+            case 5:
+                return new CreateRequest(r.nextBoolean() ? 0 : r.nextInt((int) CreateRequest.MAX_IDLE_TIMEOUT_SECONDS) + 1);
+            case 6:
+                return new SessionCreated(sessionId(r), r.nextInt(100_000), r.nextBoolean() ? 43_200 : r.nextLong() & Long.MAX_VALUE);
             case 0:
                 return new ReadRequest(sessionId(r), distinctNames(r, r.nextInt(6)));
             case 1: {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
 import io.sessionmesh.serialization.transport.JsonTransportCodec;
 import io.sessionmesh.serialization.transport.MalformedMessageException;
+import io.sessionmesh.serialization.transport.MessageTypes;
 import io.sessionmesh.serialization.transport.ReadRequest;
 import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.WriteRequest;
@@ -59,7 +60,7 @@ class TransportEvolutionTest {
     @Test
     void decode_newMessageTypeOrMustUnderstandFlag_unsupportedVersion() {
         byte[] newType = v1.encode(request);
-        newType[5] = 6;
+        newType[5] = (byte) (MessageTypes.SESSION_CREATED + 1);
         assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class, () -> v1.decode(newType)).status());
         byte[] newFlag = v1.encode(request);
         newFlag[FLAGS] = 0x04;
