@@ -1,5 +1,6 @@
 package io.sessionmesh.master.client;
 
+import io.sessionmesh.master.placement.Placement;
 import io.sessionmesh.master.protocol.Frame;
 import io.sessionmesh.master.protocol.FrameBodies;
 import io.sessionmesh.master.protocol.FrameDecoder;
@@ -126,14 +127,25 @@ public final class MasterConnection implements AutoCloseable {
         return message(Opcodes.WRITE, request, WriteResult.class, true);
     }
 
-    /** A read whose answer keeps its sections in wire form (what a cache stores). */
-    public CompletableFuture<EncodedReadResult> readEncoded(ReadRequest request) {
-        return readEncoded(request, true);
+    /**
+     * A read whose answer keeps its sections in wire form (what a cache stores), with the session's times (how long
+     * a cache may keep it).
+     */
+    public CompletableFuture<Answer<EncodedReadResult>> readEncoded(ReadRequest request) {
+        return request(Opcodes.READ, alloc -> encode(alloc, request), f -> new Answer<>(
+                FrameBodies.readEncodedReadResult(codec, FrameBodies.withoutSessionTimes(f.body())),
+                FrameBodies.readSessionTimes(f.body())), true);
     }
 
-    /** {@link #readEncoded(ReadRequest)}, flushed now or with the next {@link #flush()}. */
-    public CompletableFuture<EncodedReadResult> readEncoded(ReadRequest request, boolean flush) {
-        return request(Opcodes.READ, alloc -> encode(alloc, request), f -> FrameBodies.readEncodedReadResult(codec, f.body()), flush);
+    /** A write, answered with the new versions and the session's times. */
+    public CompletableFuture<Answer<WriteResult>> writeWithTimes(WriteRequest request) {
+        return request(Opcodes.WRITE, alloc -> encode(alloc, request), f -> new Answer<>(
+                FrameBodies.readMessage(codec, FrameBodies.withoutSessionTimes(f.body()), WriteResult.class),
+                FrameBodies.readSessionTimes(f.body())), true);
+    }
+
+    /** An answer and the session's times that came with it. */
+    public record Answer<T>(T result, FrameBodies.SessionTimes times) {
     }
 
     /**
@@ -156,17 +168,34 @@ public final class MasterConnection implements AutoCloseable {
 
     /** A new session with the master's default idle timeout ({@code null}) or the one given. */
     public CompletableFuture<Created> create(Duration idleTimeout) {
-        byte[] body = idleTimeout == null ? new byte[0] : intBytes(idleTimeout.toMillis());
-        return send(Opcodes.CREATE, body, f -> {
+        return create(idleTimeout, null);
+    }
+
+    /**
+     * A new session with the master's default idle timeout ({@code null}) or the one given, whose id falls on this
+     * master's part of the ring described by {@code placement} (null: any id; for a single master).
+     */
+    public CompletableFuture<Created> create(Duration idleTimeout, Placement placement) {
+        byte[] idle = idleTimeout == null ? new byte[4] : intBytes(idleTimeout.toMillis());
+        return request(Opcodes.CREATE, alloc -> {
+            ByteBuf b = FrameHeader.reserve(alloc, 4 + (placement == null ? 0 : 64));
+            if (idleTimeout != null || placement != null) {
+                b.writeBytes(idle);
+            }
+            if (placement != null) {
+                placement.writeTo(b);
+            }
+            return b;
+        }, f -> {
             ByteBuf b = f.body();
             if (b.readableBytes() < 9) {
                 throw new MasterException(Status.INTERNAL, "CREATE answer of " + b.readableBytes() + " bytes from " + peer);
             }
-            long idle = b.getUnsignedInt(b.readerIndex());
+            long idleMs = b.getUnsignedInt(b.readerIndex());
             long life = b.getUnsignedInt(b.readerIndex() + 4);
             String id = b.toString(b.readerIndex() + 8, b.readableBytes() - 8, StandardCharsets.US_ASCII);
-            return new Created(id, Duration.ofMillis(idle), Duration.ofMillis(life));
-        });
+            return new Created(id, Duration.ofMillis(idleMs), Duration.ofMillis(life));
+        }, true);
     }
 
     public CompletableFuture<Void> delete(String sessionId) {
@@ -175,6 +204,11 @@ public final class MasterConnection implements AutoCloseable {
 
     public CompletableFuture<Void> touch(String sessionId) {
         return send(Opcodes.TOUCH, FrameBodies.sessionIdBytes(sessionId), f -> null);
+    }
+
+    /** A touch, answered with the session's times. */
+    public CompletableFuture<FrameBodies.SessionTimes> touchWithTimes(String sessionId) {
+        return send(Opcodes.TOUCH, FrameBodies.sessionIdBytes(sessionId), f -> FrameBodies.readSessionTimes(f.body()));
     }
 
     /** Sends a ping; the answer carries the same bytes. */
@@ -199,7 +233,8 @@ public final class MasterConnection implements AutoCloseable {
 
     private <T extends TransportMessage> CompletableFuture<T> message(int opcode, TransportMessage message, Class<T> answer,
                                                                       boolean flush) {
-        return request(opcode, alloc -> encode(alloc, message), f -> FrameBodies.readMessage(codec, f.body(), answer), flush);
+        return request(opcode, alloc -> encode(alloc, message),
+                f -> FrameBodies.readMessage(codec, FrameBodies.withoutSessionTimes(f.body()), answer), flush);
     }
 
     private ByteBuf encode(ByteBufAllocator alloc, TransportMessage message) {

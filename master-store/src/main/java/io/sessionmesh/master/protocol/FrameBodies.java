@@ -32,6 +32,41 @@ public final class FrameBodies {
         return out.writerIndex(out.writerIndex() + size);
     }
 
+    /** Bytes of the session times that follow the message in READ and WRITE answers and make up a TOUCH answer. */
+    public static final int SESSION_TIMES_BYTES = 8;
+
+    /**
+     * Appends the session times to the frame that starts at {@code frameStart} (the last one in {@code out}) and
+     * adds them to its body length: idle timeout in ms, then the time left before the session's maximum lifetime
+     * ends in ms, each uint32 (saturated).
+     */
+    public static void appendSessionTimes(ByteBuf out, int frameStart, long idleMillis, long lifetimeLeftMillis) {
+        out.writeInt((int) Math.min(idleMillis, 0xFFFF_FFFFL));
+        out.writeInt((int) Math.min(lifetimeLeftMillis, 0xFFFF_FFFFL));
+        int lengthAt = frameStart + FrameHeader.LENGTH_OFFSET;
+        out.setInt(lengthAt, out.getInt(lengthAt) + SESSION_TIMES_BYTES);
+    }
+
+    /** The session times at the end of an answer body, or null if the body is too short to hold them. */
+    public static SessionTimes readSessionTimes(ByteBuf body) {
+        int n = body.readableBytes();
+        if (n < SESSION_TIMES_BYTES) {
+            return null;
+        }
+        int at = body.readerIndex() + n - SESSION_TIMES_BYTES;
+        return new SessionTimes(body.getUnsignedInt(at), body.getUnsignedInt(at + 4));
+    }
+
+    /** A session's idle timeout and the time left before its maximum lifetime ends, as a master last saw them. */
+    public record SessionTimes(long idleTimeoutMillis, long lifetimeLeftMillis) {
+    }
+
+    /** The body without its trailing session times (the transport message of a READ or WRITE answer). */
+    public static ByteBuf withoutSessionTimes(ByteBuf body) {
+        return body.readableBytes() < SESSION_TIMES_BYTES ? body
+                : body.slice(body.readerIndex(), body.readableBytes() - SESSION_TIMES_BYTES);
+    }
+
     /** The bytes {@link #appendReadResult} adds. */
     public static int readResultFrameSize(BinaryTransportCodec codec, EncodedReadResult result) {
         return FrameHeader.BYTES + codec.readResultSize(result.sessionId(), result.sections());

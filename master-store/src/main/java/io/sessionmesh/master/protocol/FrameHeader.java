@@ -42,7 +42,7 @@ public final class FrameHeader {
     static final int FLAGS_OFFSET = 6;
     static final int STATUS_OFFSET = 7;
     static final int REQUEST_ID_OFFSET = 8;
-    static final int LENGTH_OFFSET = 12;
+    public static final int LENGTH_OFFSET = 12;
 
     private FrameHeader() {
     }

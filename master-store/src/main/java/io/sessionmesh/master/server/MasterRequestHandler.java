@@ -4,6 +4,9 @@ import io.sessionmesh.master.protocol.Frame;
 import io.sessionmesh.master.protocol.FrameBodies;
 import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.InvalidFrame;
+import io.sessionmesh.master.placement.HashRing;
+import io.sessionmesh.master.placement.Placement;
+import io.sessionmesh.master.placement.Placements;
 import io.sessionmesh.master.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
@@ -13,6 +16,7 @@ import io.sessionmesh.serialization.transport.MalformedMessageException;
 import io.sessionmesh.serialization.transport.ReadRequest;
 import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -132,13 +136,25 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
             switch (op) {
                 case Opcodes.READ -> {
                     EncodedReadResult result = store.read(FrameBodies.readMessage(codec, body, ReadRequest.class));
-                    FrameBodies.appendReadResult(target(FrameBodies.readResultFrameSize(codec, result)), codec, id, result);
+                    ByteBuf out = target(FrameBodies.readResultFrameSize(codec, result) + FrameBodies.SESSION_TIMES_BYTES);
+                    int start = out.writerIndex();
+                    FrameBodies.appendReadResult(out, codec, id, result);
+                    appendTimes(out, start, result.sessionId());
                 }
-                case Opcodes.WRITE -> FrameBodies.appendMessage(batch(), codec, op, ok, id,
-                        store.write(FrameBodies.readMessage(codec, body, WriteRequest.class)));
+                case Opcodes.WRITE -> {
+                    WriteResult result = store.write(FrameBodies.readMessage(codec, body, WriteRequest.class));
+                    ByteBuf out = batch();
+                    int start = out.writerIndex();
+                    FrameBodies.appendMessage(out, codec, op, ok, id, result);
+                    appendTimes(out, start, result.sessionId());
+                }
                 case Opcodes.TOUCH -> {
-                    store.touch(FrameBodies.readSessionId(body));
-                    FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, EMPTY);
+                    String sessionId = FrameBodies.readSessionId(body);
+                    store.touch(sessionId);
+                    ByteBuf out = batch();
+                    int start = out.writerIndex();
+                    FrameBodies.appendBytes(out, op, ok, Status.OK, id, EMPTY);
+                    appendTimes(out, start, sessionId);
                 }
                 case Opcodes.CREATE -> create(id, body);
                 case Opcodes.DELETE -> {
@@ -184,19 +200,32 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Appends the session's times to the frame that starts at {@code frameStart} (PROTOCOL.md 3.2). */
+    private void appendTimes(ByteBuf out, int frameStart, String sessionId) {
+        SessionStore.SessionTimes times = store.times(sessionId);
+        FrameBodies.appendSessionTimes(out, frameStart, times == null ? 0 : times.idleTimeoutMillis(),
+                times == null ? 0 : times.lifetimeLeftMillis());
+    }
+
     private void create(int id, ByteBuf body) {
-        Duration idle;
+        Duration idle = null;
+        java.util.function.Predicate<String> accept = candidate -> true;
         int n = body.readableBytes();
-        if (n == 0) {
-            idle = null;
-        } else if (n == 4) {
+        if (n != 0) {
+            if (n < 4) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, "CREATE body of " + n
+                        + " bytes: expected none, or a 4-byte idle timeout in milliseconds and perhaps a placement");
+            }
             long ms = body.getUnsignedInt(body.readerIndex());
             idle = ms == 0 ? null : Duration.ofMillis(ms);
-        } else {
-            throw new MalformedMessageException(Status.BAD_REQUEST, "CREATE body of " + n
-                    + " bytes: expected none or a 4-byte idle timeout in milliseconds");
+            if (n > 4) {
+                Placement placement = Placement.readFrom(body.slice(body.readerIndex() + 4, n - 4));
+                HashRing<Integer> ring = Placements.ring(placement);
+                int self = placement.self();
+                accept = candidate -> ring.indexFor(candidate) == self;
+            }
         }
-        SessionStore.CreatedSession created = store.create(idle);
+        SessionStore.CreatedSession created = store.create(idle, accept);
         byte[] sid = FrameBodies.sessionIdBytes(created.id());
         ByteBuf out = batch();
         out.ensureWritable(FrameHeader.BYTES + 8 + sid.length);

@@ -92,6 +92,19 @@ public final class SessionStore {
      * @throws StoreException BAD_REQUEST for a timeout out of range, UNAVAILABLE when the store is full
      */
     public CreatedSession create(Duration idleTimeout) {
+        return create(idleTimeout, id -> true);
+    }
+
+    /** Most ids tried for one session whose id must pass a placement test (expected: the number of masters). */
+    public static final int MAX_ID_ATTEMPTS = 100_000;
+
+    /**
+     * A new empty session whose id passes {@code acceptId} (its place on the masters' ring is this master's).
+     *
+     * @throws StoreException BAD_REQUEST for a timeout out of range or an id test that nothing passes,
+     *     UNAVAILABLE when the store is full
+     */
+    public CreatedSession create(Duration idleTimeout, java.util.function.Predicate<String> acceptId) {
         Duration idle = idleTimeout == null ? limits.defaultIdleTimeout() : idleTimeout;
         if (idle.toMillis() < 1 || idle.compareTo(limits.maxIdleTimeout()) > 0) {
             throw new StoreException(Status.BAD_REQUEST, "idle timeout " + idle.toMillis() + " ms is outside 1 ms.."
@@ -102,8 +115,17 @@ public final class SessionStore {
         }
         long now = ticker.millis();
         Session session;
+        int attempts = 0;
         do {
-            session = new Session(ids.next(), now, idle.toMillis(), limits.maxLifetime().toMillis());
+            String id = ids.next();
+            while (!acceptId.test(id)) {
+                if (++attempts >= MAX_ID_ATTEMPTS) {
+                    throw new StoreException(Status.BAD_REQUEST, "no id out of " + MAX_ID_ATTEMPTS
+                            + " falls on this master's part of the ring: is the placement right?");
+                }
+                id = ids.next();
+            }
+            session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
         } while (sessions.putIfAbsent(session.id, session) != null);
         wheel.schedule(session);
         counters.creates.increment();
@@ -226,6 +248,23 @@ public final class SessionStore {
     public void touch(String sessionId) {
         live(sessionId, ticker.millis());
         counters.touches.increment();
+    }
+
+    /**
+     * A session's idle timeout and how long it may live at most from now, for the caches in front of this master:
+     * a cache must not keep a session longer than its master does. Null if there is no such live session.
+     */
+    public SessionTimes times(String sessionId) {
+        Session session = sessions.get(sessionId);
+        long now = ticker.millis();
+        if (session == null || session.removed || session.isExpired(now)) {
+            return null;
+        }
+        return new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now));
+    }
+
+    /** What {@link #times} tells. */
+    public record SessionTimes(long idleTimeoutMillis, long lifetimeLeftMillis) {
     }
 
     /** Removes the sessions that have expired by now; returns how many. Called by the server every second. */

@@ -124,10 +124,10 @@ class MasterServerIT {
             for (int i = 1; i <= 50; i++) {
                 RawClient.Answer w = raw.read();
                 assertEquals(1000 + i, w.requestId());
-                assertEquals((long) i, codec.decode(w.body(), WriteResult.class).versions().get("s"));
+                assertEquals((long) i, codec.decode(MasterRequestHandlerTest.message(w.body()), WriteResult.class).versions().get("s"));
                 RawClient.Answer r = raw.read();
                 assertEquals(2000 + i, r.requestId());
-                ReadResult read = codec.decode(r.body(), ReadResult.class);
+                ReadResult read = codec.decode(MasterRequestHandlerTest.message(r.body()), ReadResult.class);
                 assertArrayEquals(utf8(Integer.toString(i)), read.sections().get(0).attributes().get("n"));
             }
         }

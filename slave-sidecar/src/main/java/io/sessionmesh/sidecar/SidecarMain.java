@@ -1,0 +1,54 @@
+package io.sessionmesh.sidecar;
+
+import io.sessionmesh.sidecar.config.SidecarConfig;
+
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar sessionmesh-sidecar.jar [--config sidecar.properties] [--masters host:port,...] [--port 7500] ...}:
+ * starts a sidecar, prints its effective configuration and its two addresses, and runs until SIGTERM (or Ctrl-C).
+ * A bad setting exits with status 2 and a message naming it.
+ */
+public final class SidecarMain {
+    /** The line a supervisor (or a test) waits for; the REST address follows it. */
+    public static final String LISTENING = "SessionMesh sidecar listening on ";
+    /** The line with the admin endpoint's address. */
+    public static final String ADMIN = "SessionMesh sidecar admin on ";
+
+    private SidecarMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println("usage: java -jar sessionmesh-sidecar.jar [--config file] [--name value]...");
+            System.out.println("settings (defaults shown):");
+            System.out.print(SidecarConfig.of(Map.of()).describe());
+            return;
+        }
+        SidecarConfig config;
+        try {
+            config = SidecarConfig.fromArgs(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sessionmesh-sidecar: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.out.println("SessionMesh sidecar, effective configuration:");
+        System.out.print(config.describe());
+        SidecarServer server = SidecarServer.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("SessionMesh sidecar shutting down");
+            server.close();
+            stopped.countDown();
+        }, "sidecar-shutdown"));
+        System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
+        System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
+        System.out.flush();
+        stopped.await();
+    }
+}

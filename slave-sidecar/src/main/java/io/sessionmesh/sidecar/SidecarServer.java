@@ -1,0 +1,120 @@
+package io.sessionmesh.sidecar;
+
+import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.http.SidecarHttpInitializer;
+import io.sessionmesh.sidecar.master.MasterPool;
+import io.sessionmesh.sidecar.master.MasterRouter;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics;
+import io.sessionmesh.sidecar.service.SidecarService;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running sidecar: connections to the masters, the cache, the REST server and the admin server, on one set of
+ * Netty threads. {@link #start} binds both ports and starts connecting to the masters (it does not wait for them:
+ * until one answers, calls get 503); {@link #close} stops accepting, closes every connection and the masters'.
+ */
+public final class SidecarServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SidecarServer.class);
+
+    private final SidecarConfig config;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final MasterRouter router;
+    private final SidecarService service;
+    private final Channel api;
+    private final Channel admin;
+    private volatile boolean closed;
+
+    private SidecarServer(SidecarConfig config) throws InterruptedException {
+        this.config = config;
+        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-accept", true), NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
+                NioIoHandler.newFactory());
+        MasterConnection.Options connection = new MasterConnection.Options(config.masterConnectTimeout(),
+                config.masterTimeout(), config.masterMaxInFlight(), config.transportLimits());
+        MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
+                config.reconnectMax(), config.heartbeatInterval());
+        this.router = new MasterRouter(config.masters(), config.vnodes(), pool, workers, null);
+        this.service = new SidecarService(router, new SectionCache(config.cacheMaxBytes(), config.cacheTtl()),
+                new SidecarMetrics(), config.schemaCache());
+        try {
+            router.start();
+            api = bind(config.bind(), config.port(), false);
+            admin = bind(config.adminBind(), config.adminPort(), true);
+        } catch (RuntimeException | InterruptedException e) {
+            shutdown();
+            throw e;
+        }
+        long touch = config.touchInterval().toMillis();
+        workers.next().scheduleAtFixedRate(this::forwardTouches, touch, touch, TimeUnit.MILLISECONDS);
+    }
+
+    public static SidecarServer start(SidecarConfig config) throws InterruptedException {
+        return new SidecarServer(config);
+    }
+
+    private Channel bind(String host, int port, boolean adminServer) throws InterruptedException {
+        return new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new SidecarHttpInitializer(config, service, adminServer))
+                .bind(host, port).sync().channel();
+    }
+
+    private void forwardTouches() {
+        try {
+            service.forwardTouches();
+        } catch (RuntimeException e) {
+            log.error("forwarding touches failed", e);
+        }
+    }
+
+    /** The REST API's address. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) api.localAddress();
+    }
+
+    /** The admin endpoint's address. */
+    public InetSocketAddress adminAddress() {
+        return (InetSocketAddress) admin.localAddress();
+    }
+
+    public SidecarService service() {
+        return service;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        api.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        admin.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        shutdown();
+        log.info("sidecar stopped: {}", service.metrics().snapshot());
+    }
+
+    private void shutdown() {
+        router.close();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,207 @@
+package io.sessionmesh.sidecar.cache;
+
+import io.sessionmesh.serialization.transport.EncodedSection;
+import io.sessionmesh.serialization.transport.SectionDelta;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Ticker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The sidecar's cache: session id to {@link SessionEntry}, bounded by bytes (Caffeine's size-aware W-TinyLFU
+ * eviction over each entry's section bytes). Every change is an atomic compute on the session's key; reads of the
+ * cache take no lock. With a bound of 0 bytes nothing is cached.
+ *
+ * <p>Expiry: an entry lives until the deadline its master gave with its last answer for the session (the session's
+ * idle timeout from then, or the end of its lifetime if sooner), and at most {@code maxTtl}. Reads served from the
+ * cache do not extend it: they are forwarded to the master as touches, and the touch's answer extends it. So the
+ * cache never serves a session its master has expired.
+ *
+ * <p>Filling after a miss is guarded by the entry's generation (see {@link SessionEntry}): a write in progress
+ * or finished since the miss makes the fill a no-op.
+ */
+public final class SectionCache {
+    private final Cache<String, SessionEntry> cache;
+    private final boolean enabled;
+    private final long maxTtlNanos;
+    private final Ticker ticker;
+    private final AtomicLong generations = new AtomicLong();
+    private final LongAdder evictedBySize = new LongAdder();
+    private final LongAdder expired = new LongAdder();
+
+    public SectionCache(long maxBytes, Duration maxTtl) {
+        this(maxBytes, maxTtl, Ticker.systemTicker());
+    }
+
+    /** With a ticker of the test's choosing. */
+    SectionCache(long maxBytes, Duration maxTtl, Ticker ticker) {
+        this.enabled = maxBytes > 0;
+        this.maxTtlNanos = maxTtl.toNanos();
+        this.ticker = ticker;
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(Math.max(0, maxBytes))
+                .weigher((String id, SessionEntry e) -> e.weight())
+                .expireAfter(new Expiry<String, SessionEntry>() {
+                    @Override
+                    public long expireAfterCreate(String id, SessionEntry e, long now) {
+                        return Math.max(0, e.deadline - now);
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(String id, SessionEntry e, long now, long current) {
+                        return Math.max(0, e.deadline - now);
+                    }
+
+                    @Override
+                    public long expireAfterRead(String id, SessionEntry e, long now, long current) {
+                        return current;
+                    }
+                })
+                .ticker(ticker)
+                .executor(Runnable::run) // maintenance on the caller's thread: no pool, and eviction is prompt
+                .removalListener((String id, SessionEntry e, RemovalCause cause) -> {
+                    if (cause == RemovalCause.SIZE) {
+                        evictedBySize.increment();
+                    } else if (cause == RemovalCause.EXPIRED) {
+                        expired.increment();
+                    }
+                })
+                .build();
+    }
+
+    /** What a read found: the cached sections (null where missing), the names to fetch, the generation seen. */
+    public record Lookup(EncodedSection[] found, List<String> missing, long generation) {
+    }
+
+    /** Looks the sections up; when some are missing, makes sure an entry exists so the fill can be guarded. */
+    public Lookup lookup(String sessionId, List<String> names) {
+        EncodedSection[] found = new EncodedSection[names.size()];
+        if (!enabled) {
+            return new Lookup(found, names, -1);
+        }
+        SessionEntry e = cache.getIfPresent(sessionId);
+        List<String> missing = null;
+        for (int i = 0; i < found.length; i++) {
+            EncodedSection s = e == null ? null : e.section(names.get(i));
+            if (s == null) {
+                if (missing == null) {
+                    missing = new ArrayList<>(names.size() - i);
+                }
+                missing.add(names.get(i));
+            } else {
+                found[i] = s;
+            }
+        }
+        if (missing == null) {
+            return new Lookup(found, List.of(), e.generation);
+        }
+        if (e == null) {
+            e = cache.asMap().computeIfAbsent(sessionId, k -> new SessionEntry(generations.incrementAndGet(), emptyDeadline()));
+        }
+        return new Lookup(found, missing, e.generation);
+    }
+
+    /**
+     * Puts what the master sent for a miss, unless the session was written meanwhile (generation changed).
+     *
+     * @param idleMillis the session's idle timeout as the master gave it
+     * @param lifetimeLeftMillis its lifetime left as the master gave it
+     */
+    public void fill(String sessionId, long generation, List<EncodedSection> fetched, long idleMillis, long lifetimeLeftMillis) {
+        if (!enabled || fetched.isEmpty()) {
+            return;
+        }
+        long deadline = deadline(idleMillis, lifetimeLeftMillis);
+        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation ? e.withFetched(fetched, deadline) : e);
+    }
+
+    /** The master answered for the session (a touch): the entry may live until the new deadline. */
+    public void extend(String sessionId, long idleMillis, long lifetimeLeftMillis) {
+        if (enabled) {
+            long deadline = deadline(idleMillis, lifetimeLeftMillis);
+            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.withDeadline(deadline));
+        }
+    }
+
+    private long deadline(long idleMillis, long lifetimeLeftMillis) {
+        long ttl = Math.min(maxTtlNanos, Math.min(idleMillis, lifetimeLeftMillis) * 1_000_000L);
+        return ticker.read() + ttl;
+    }
+
+    /** An entry that holds no section yet: kept no longer than the longest TTL. */
+    private long emptyDeadline() {
+        return ticker.read() + maxTtlNanos;
+    }
+
+    /** A write of the session starts: fills of reads that began before it will be refused. */
+    public void writeStarted(String sessionId) {
+        if (enabled) {
+            cache.asMap().compute(sessionId, (k, e) -> (e == null ? new SessionEntry(0, emptyDeadline()) : e)
+                    .withWriteStarted(generations.incrementAndGet()));
+        }
+    }
+
+    /** A write was acknowledged with these new versions (one per delta) and session times: merge it in. */
+    public void writeAcknowledged(String sessionId, List<SectionDelta> deltas, long[] versions, long idleMillis,
+                                  long lifetimeLeftMillis) {
+        if (enabled) {
+            long deadline = deadline(idleMillis, lifetimeLeftMillis);
+            cache.asMap().computeIfPresent(sessionId,
+                    (k, e) -> e.withWrite(deltas, versions, generations.incrementAndGet(), deadline));
+        }
+    }
+
+    /** A write failed or its outcome is unknown: the sections it named may be stale here, drop them. */
+    public void writeFailed(String sessionId, List<String> sections) {
+        if (enabled) {
+            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.withWriteFailed(sections, generations.incrementAndGet()));
+        }
+    }
+
+    public void evict(String sessionId) {
+        cache.invalidate(sessionId);
+    }
+
+    public void evictAll() {
+        cache.invalidateAll();
+    }
+
+    /** The entry of a session, without counting as a use (for operators). */
+    public SessionEntry peek(String sessionId) {
+        return cache.policy().getIfPresentQuietly(sessionId);
+    }
+
+    public boolean contains(String sessionId) {
+        return peek(sessionId) != null;
+    }
+
+    public long entries() {
+        return cache.estimatedSize();
+    }
+
+    /** Bytes the cached entries stand for. */
+    public long weightedBytes() {
+        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+    }
+
+    public long evictedBySize() {
+        return evictedBySize.sum();
+    }
+
+    public long expired() {
+        return expired.sum();
+    }
+
+    /** Runs pending maintenance (evictions, expiries) now; for tests and the admin endpoint. */
+    public void cleanUp() {
+        cache.cleanUp();
+    }
+}

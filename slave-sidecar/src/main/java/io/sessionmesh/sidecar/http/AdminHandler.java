@@ -1,0 +1,179 @@
+package io.sessionmesh.sidecar.http;
+
+import io.sessionmesh.serialization.transport.EncodedSection;
+import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.sidecar.cache.SessionEntry;
+import io.sessionmesh.sidecar.master.MasterPool;
+import io.sessionmesh.sidecar.service.SidecarService;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operators' endpoint, on its own port: health, figures (JSON and Prometheus text), what is cached for a
+ * session (names and sizes, never values), and eviction. With an admin token configured, every call needs
+ * {@code Authorization: Bearer <token>} (401 otherwise). Everything here is local and answered at once.
+ */
+@ChannelHandler.Sharable
+final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final SidecarService service;
+    private final byte[] token;
+
+    AdminHandler(SidecarService service, String token) {
+        this.service = service;
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        FullHttpResponse response;
+        try {
+            response = handle(request);
+        } catch (IllegalArgumentException e) {
+            response = json(HttpResponseStatus.BAD_REQUEST, error("BAD_REQUEST", e.getMessage()));
+        }
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        HttpUtil.setContentLength(response, response.content().readableBytes());
+        HttpUtil.setKeepAlive(response, keepAlive);
+        if (keepAlive) {
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        } else {
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private FullHttpResponse handle(FullHttpRequest request) {
+        if (!authorized(request)) {
+            FullHttpResponse r = json(HttpResponseStatus.UNAUTHORIZED, error("UNAUTHORIZED",
+                    "admin calls need the header Authorization: Bearer <admin token>"));
+            r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sessionmesh-admin\"");
+            return r;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        String path = uri.path();
+        HttpMethod method = request.method();
+        if (path.equals("/admin/health") && method.equals(HttpMethod.GET)) {
+            return health();
+        }
+        if (path.equals("/admin/stats") && method.equals(HttpMethod.GET)) {
+            return json(HttpResponseStatus.OK, Json.write(stats()));
+        }
+        if (path.equals("/metrics") && method.equals(HttpMethod.GET)) {
+            return ApiHandler.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(
+                    Prometheus.text(stats()).getBytes(StandardCharsets.UTF_8)), "text/plain; version=0.0.4; charset=utf-8");
+        }
+        if (path.startsWith("/admin/sessions/") && method.equals(HttpMethod.GET)) {
+            return session(path.substring("/admin/sessions/".length()));
+        }
+        if (path.equals("/admin/cache") && method.equals(HttpMethod.DELETE)) {
+            List<String> session = uri.parameters().get("session");
+            if (session == null) {
+                long before = service.cache().entries();
+                service.cache().evictAll();
+                return json(HttpResponseStatus.OK, Json.write(Map.of("evicted", before)));
+            }
+            String id = TransportLimits.checkSessionId(session.get(0));
+            boolean was = service.cache().contains(id);
+            service.cache().evict(id);
+            return json(HttpResponseStatus.OK, Json.write(Map.of("evicted", was ? 1 : 0)));
+        }
+        return json(HttpResponseStatus.NOT_FOUND, error("NOT_FOUND", "no such admin endpoint: " + method + " " + path
+                + "; see GET /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache"));
+    }
+
+    private boolean authorized(FullHttpRequest request) {
+        if (token == null) {
+            return true;
+        }
+        String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (header == null || !header.startsWith("Bearer ")) {
+            return false;
+        }
+        byte[] given = header.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(given, token); // constant time
+    }
+
+    private FullHttpResponse health() {
+        List<Map<String, Object>> masters = new ArrayList<>();
+        boolean up = false;
+        for (MasterPool p : service.router().pools()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("address", p.name());
+            m.put("status", p.isUp() ? "UP" : "DOWN");
+            m.put("connections", p.openConnections());
+            if (!p.isUp()) {
+                m.put("error", p.lastError());
+            }
+            masters.add(m);
+            up |= p.isUp();
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", up ? "UP" : "DOWN");
+        body.put("masters", masters);
+        return json(up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, Json.write(body));
+    }
+
+    Map<String, Object> stats() {
+        Map<String, Object> m = service.metrics().snapshot();
+        Map<String, Object> cache = new LinkedHashMap<>();
+        cache.put("entries", service.cache().entries());
+        cache.put("bytes", service.cache().weightedBytes());
+        cache.put("evictions", service.cache().evictedBySize());
+        cache.put("expirations", service.cache().expired());
+        m.put("cache", cache);
+        m.put("pending_touches", service.pendingTouches());
+        m.put("masters_up", service.router().pools().stream().filter(MasterPool::isUp).count());
+        return m;
+    }
+
+    private FullHttpResponse session(String raw) {
+        String id = TransportLimits.checkSessionId(raw);
+        SessionEntry e = service.cache().peek(id);
+        if (e == null) {
+            return json(HttpResponseStatus.NOT_FOUND, error("NOT_FOUND", "nothing is cached for that session"));
+        }
+        Map<String, Object> sections = new LinkedHashMap<>();
+        for (EncodedSection s : e.sections()) {
+            Map<String, Object> section = new LinkedHashMap<>();
+            section.put("version", s.version());
+            section.put("bytes", s.encodedSize());
+            section.put("attributes", s.attributeSizes());
+            sections.put(s.name(), section);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("sections", sections);
+        return json(HttpResponseStatus.OK, Json.write(body));
+    }
+
+    private static Map<String, Object> error(String code, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", code);
+        m.put("message", message);
+        return m;
+    }
+
+    private static FullHttpResponse json(HttpResponseStatus status, Map<String, Object> body) {
+        return json(status, Json.write(body));
+    }
+
+    private static FullHttpResponse json(HttpResponseStatus status, String body) {
+        return ApiHandler.response(status, Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)), ApiHandler.JSON);
+    }
+}

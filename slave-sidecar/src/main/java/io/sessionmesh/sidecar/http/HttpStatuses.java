@@ -1,0 +1,24 @@
+package io.sessionmesh.sidecar.http;
+
+import io.sessionmesh.serialization.transport.Status;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+/** The HTTP status for each {@link Status} code (the table of PROTOCOL.md 2.3). */
+public final class HttpStatuses {
+    private HttpStatuses() {
+    }
+
+    public static HttpResponseStatus of(int status) {
+        return switch (status) {
+            case Status.OK -> HttpResponseStatus.OK;
+            case Status.NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+            case Status.CONFLICT -> HttpResponseStatus.CONFLICT;
+            case Status.TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
+            case Status.BAD_REQUEST, Status.UNSUPPORTED_VERSION -> HttpResponseStatus.BAD_REQUEST;
+            case Status.UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case Status.TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
+            default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package io.sessionmesh.sidecar.http;
+
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.JsonTransportCodec;
+import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.service.SidecarService;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The pipelines of the sidecar's two HTTP servers: codec, a body bound ({@code max-body}: larger is 413, answered
+ * by the aggregator), the idle timeout of keep-alive connections, then the API or the admin handler. The API
+ * server also counts its connections and closes those over {@code max-http-connections}.
+ */
+public final class SidecarHttpInitializer extends ChannelInitializer<SocketChannel> {
+    /** Headers of one request, and the longest request line. */
+    static final int MAX_HEADER_BYTES = 16 << 10;
+    static final int MAX_LINE_BYTES = 8 << 10;
+
+    private final SidecarConfig config;
+    private final SidecarService service;
+    private final boolean admin;
+    private final BinaryTransportCodec binary;
+    private final JsonTransportCodec json;
+    private final ChannelHandler adminHandler;
+    private final ChannelHandler limiter;
+
+    public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
+        this.config = config;
+        this.service = service;
+        this.admin = admin;
+        this.binary = new BinaryTransportCodec(config.transportLimits());
+        this.json = new JsonTransportCodec(config.transportLimits());
+        this.adminHandler = admin ? new AdminHandler(service, config.adminToken()) : null;
+        this.limiter = new ConnectionLimiter(config.maxHttpConnections());
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ch.pipeline()
+                .addLast("limit", limiter)
+                .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
+                .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
+                .addLast("body", new HttpObjectAggregator(config.maxBodyBytes(), true))
+                .addLast("api", admin ? adminHandler : new ApiHandler(service, binary, json, config.maxPipelined()));
+    }
+
+    /** Closes connections beyond the limit at once (a local client that leaks connections gets a clear signal). */
+    @ChannelHandler.Sharable
+    static final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
+        private final int max;
+        private final AtomicInteger open = new AtomicInteger();
+
+        ConnectionLimiter(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            if (open.incrementAndGet() > max) {
+                ctx.close();
+                return;
+            }
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            open.decrementAndGet();
+            super.channelInactive(ctx);
+        }
+    }
+}

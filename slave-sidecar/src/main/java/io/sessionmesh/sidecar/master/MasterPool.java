@@ -1,0 +1,194 @@
+package io.sessionmesh.sidecar.master;
+
+import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.master.client.MasterException;
+import io.sessionmesh.master.protocol.Frame;
+import io.sessionmesh.serialization.transport.Status;
+
+import io.netty.channel.EventLoopGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A few persistent, pipelined connections to one master. Requests go round-robin over the open ones. A
+ * connection that closes, or whose heartbeat PING gets no answer in time, is replaced: reconnect attempts back
+ * off from {@code reconnectMin}, doubling to {@code reconnectMax}, and start over at the minimum once one
+ * succeeds. With no open connection a request fails at once with UNAVAILABLE, naming the master and its last
+ * error. Thread-safe.
+ */
+public final class MasterPool implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(MasterPool.class);
+    private static final byte[] PING = {'h', 'b'};
+
+    /** Settings of a pool. */
+    public record Options(int connections, MasterConnection.Options connection, Duration reconnectMin,
+                          Duration reconnectMax, Duration heartbeatInterval) {
+    }
+
+    private final InetSocketAddress address;
+    private final String name;
+    private final Options options;
+    private final EventLoopGroup group;
+    private final Consumer<Frame> pushes;
+    private final Slot[] slots;
+    private final AtomicInteger next = new AtomicInteger();
+    private volatile boolean closed;
+    private volatile String lastError = "not connected yet";
+
+    public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, Consumer<Frame> pushes) {
+        this.address = address;
+        this.name = address.getHostString() + ":" + address.getPort();
+        this.options = options;
+        this.group = group;
+        this.pushes = pushes;
+        this.slots = new Slot[options.connections()];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = new Slot(i);
+        }
+    }
+
+    /** Starts connecting every slot; returns at once. */
+    public void start() {
+        for (Slot s : slots) {
+            s.connect();
+        }
+        group.next().scheduleAtFixedRate(this::heartbeat, options.heartbeatInterval().toMillis(),
+                options.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** "host:port". */
+    public String name() {
+        return name;
+    }
+
+    /** An open connection, round-robin, or null when none is open. */
+    public MasterConnection connection() {
+        int start = Math.floorMod(next.getAndIncrement(), slots.length);
+        for (int i = 0; i < slots.length; i++) {
+            MasterConnection c = slots[(start + i) % slots.length].connection;
+            if (c != null && c.isOpen()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Runs one request on an open connection; UNAVAILABLE at once when there is none. */
+    public <T> CompletableFuture<T> call(Function<MasterConnection, CompletableFuture<T>> request) {
+        MasterConnection c = connection();
+        if (c == null) {
+            return CompletableFuture.failedFuture(new MasterException(Status.UNAVAILABLE, "master " + name
+                    + " is not reachable: " + lastError));
+        }
+        return request.apply(c);
+    }
+
+    /** Whether at least one connection is open. */
+    public boolean isUp() {
+        return openConnections() > 0;
+    }
+
+    public int openConnections() {
+        int n = 0;
+        for (Slot s : slots) {
+            MasterConnection c = s.connection;
+            if (c != null && c.isOpen()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The last connection error, for health reports. */
+    public String lastError() {
+        return lastError;
+    }
+
+    private void heartbeat() {
+        if (closed) {
+            return;
+        }
+        for (Slot s : slots) {
+            MasterConnection c = s.connection;
+            if (c != null && c.isOpen()) {
+                c.ping(PING).whenComplete((r, e) -> {
+                    if (e != null && c.isOpen()) {
+                        lastError = "heartbeat failed: " + e.getMessage();
+                        log.warn("master {}: heartbeat failed, reconnecting: {}", name, e.getMessage());
+                        c.close();
+                    }
+                });
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (Slot s : slots) {
+            MasterConnection c = s.connection;
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    /** One connection's place in the pool, and its reconnect schedule. */
+    private final class Slot {
+        private final int index;
+        private volatile MasterConnection connection;
+        private long backoffMillis = options.reconnectMin().toMillis();
+
+        Slot(int index) {
+            this.index = index;
+        }
+
+        void connect() {
+            if (closed) {
+                return;
+            }
+            InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+            MasterConnection.connect(group, resolved, options.connection(), pushes).whenComplete((c, e) -> {
+                if (e != null) {
+                    lastError = e.getMessage();
+                    retryLater();
+                    return;
+                }
+                if (closed) {
+                    c.close();
+                    return;
+                }
+                connection = c;
+                if (backoffMillis > options.reconnectMin().toMillis()) {
+                    log.info("master {}: connection {} up again", name, index);
+                }
+                backoffMillis = options.reconnectMin().toMillis();
+                c.closeFuture().addListener(f -> {
+                    connection = null;
+                    if (!closed) {
+                        lastError = "connection closed";
+                        log.warn("master {}: connection {} closed; reconnecting", name, index);
+                        retryLater();
+                    }
+                });
+            });
+        }
+
+        private void retryLater() {
+            if (closed) {
+                return;
+            }
+            long delay = backoffMillis;
+            backoffMillis = Math.min(backoffMillis * 2, options.reconnectMax().toMillis());
+            group.next().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.sessionmesh.sidecar.metrics;
+
+import io.sessionmesh.serialization.transport.Status;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The sidecar's figures: requests per operation, cache hits and misses, master calls and their latency
+ * (HdrHistogram, microseconds, since start), and errors by status code. Cheap to update from any thread
+ * (LongAdder, a concurrent histogram); read by the admin endpoint as JSON and as Prometheus text.
+ */
+public final class SidecarMetrics {
+    /** Operations counted. */
+    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH }
+
+    private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(10);
+
+    private final LongAdder[] requests = new LongAdder[Op.values().length];
+    private final LongAdder[] errors = new LongAdder[Status.MAX_CODE + 1];
+    public final LongAdder hits = new LongAdder();
+    public final LongAdder partialHits = new LongAdder();
+    public final LongAdder misses = new LongAdder();
+    public final LongAdder sectionsFromCache = new LongAdder();
+    public final LongAdder sectionsFromMaster = new LongAdder();
+    public final LongAdder masterCalls = new LongAdder();
+    public final LongAdder touchesForwarded = new LongAdder();
+    private final Histogram masterLatency = new ConcurrentHistogram(MAX_MICROS, 2);
+
+    public SidecarMetrics() {
+        for (int i = 0; i < requests.length; i++) {
+            requests[i] = new LongAdder();
+        }
+        for (int i = 0; i < errors.length; i++) {
+            errors[i] = new LongAdder();
+        }
+    }
+
+    public void request(Op op) {
+        requests[op.ordinal()].increment();
+    }
+
+    public long requests(Op op) {
+        return requests[op.ordinal()].sum();
+    }
+
+    public void error(int status) {
+        errors[status & Status.MAX_CODE].increment();
+    }
+
+    /** One master call took {@code nanos}. */
+    public void masterCall(long nanos) {
+        masterCalls.increment();
+        masterLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+    }
+
+    /** Reads answered wholly from the cache over all reads, or 0 before the first. */
+    public double hitRatio() {
+        long h = hits.sum();
+        long all = h + partialHits.sum() + misses.sum();
+        return all == 0 ? 0 : (double) h / all;
+    }
+
+    /** Every figure by name (cache figures are added by the caller, who owns the cache). */
+    public Map<String, Object> snapshot() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Long> byOp = new LinkedHashMap<>();
+        for (Op op : Op.values()) {
+            byOp.put(op.name().toLowerCase(java.util.Locale.ROOT), requests(op));
+        }
+        m.put("requests", byOp);
+        m.put("hits", hits.sum());
+        m.put("partial_hits", partialHits.sum());
+        m.put("misses", misses.sum());
+        m.put("hit_ratio", Math.round(hitRatio() * 10_000) / 10_000.0);
+        m.put("sections_from_cache", sectionsFromCache.sum());
+        m.put("sections_from_master", sectionsFromMaster.sum());
+        m.put("master_calls", masterCalls.sum());
+        Map<String, Object> latency = new LinkedHashMap<>();
+        Histogram h = masterLatency.copy();
+        latency.put("count", h.getTotalCount());
+        latency.put("p50_us", h.getValueAtPercentile(50));
+        latency.put("p99_us", h.getValueAtPercentile(99));
+        latency.put("p999_us", h.getValueAtPercentile(99.9));
+        latency.put("max_us", h.getMaxValue());
+        m.put("master_latency", latency);
+        m.put("touches_forwarded", touchesForwarded.sum());
+        Map<String, Long> byCode = new LinkedHashMap<>();
+        for (int i = 1; i < errors.length; i++) {
+            long n = errors[i].sum();
+            if (n > 0) {
+                byCode.put(Status.name(i), n);
+            }
+        }
+        m.put("errors", byCode);
+        return m;
+    }
+}

@@ -1,0 +1,270 @@
+package io.sessionmesh.sidecar.service;
+
+import io.sessionmesh.master.client.MasterException;
+import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.master.protocol.FrameBodies;
+import io.sessionmesh.serialization.transport.CreateRequest;
+import io.sessionmesh.serialization.transport.EncodedReadResult;
+import io.sessionmesh.serialization.transport.EncodedSection;
+import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.SessionCreated;
+import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.master.MasterPool;
+import io.sessionmesh.sidecar.master.MasterRouter;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics.Op;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the sidecar does, whatever the content type: reads answered from the cache when every section asked for is
+ * there, else the missing ones fetched from the session's master in one call; writes sent to the master first and
+ * merged into the cache after its answer; everything else passed through. Results are futures that complete on a
+ * master connection's thread, or at once for a cache hit.
+ *
+ * <p>A read served from the cache does not reach the master, which owns expiry; so the sessions read that way are
+ * remembered and touched on their master every {@code touch-interval}, in one pipelined batch. Every master answer
+ * carries the session's times, which bound how long the cache keeps it.
+ */
+public final class SidecarService {
+    private final MasterRouter router;
+    private final SectionCache cache;
+    private final SidecarMetrics metrics;
+    private final Cache<Long, byte[]> schemas;
+    private final Set<String> touched = ConcurrentHashMap.newKeySet();
+    private final AtomicLong creates = new AtomicLong();
+
+    public SidecarService(MasterRouter router, SectionCache cache, SidecarMetrics metrics, int schemaCacheSize) {
+        this.router = router;
+        this.cache = cache;
+        this.metrics = metrics;
+        this.schemas = Caffeine.newBuilder().maximumSize(schemaCacheSize).executor(Runnable::run).build();
+    }
+
+    public SectionCache cache() {
+        return cache;
+    }
+
+    public SidecarMetrics metrics() {
+        return metrics;
+    }
+
+    public MasterRouter router() {
+        return router;
+    }
+
+    /** A new session on the next reachable master. */
+    public CompletableFuture<SessionCreated> create(CreateRequest request) {
+        metrics.request(Op.CREATE);
+        int index = router.forCreate(creates.getAndIncrement());
+        MasterPool pool = router.pools().get(index);
+        Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
+        return timed(pool.call(c -> c.create(idle, router.placement(index))))
+                .thenApply(c -> new SessionCreated(c.id(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
+    }
+
+    /** A batch read: from the cache when it has every section, else one master call for the missing ones. */
+    public CompletableFuture<EncodedReadResult> read(String sessionId, List<String> sections) {
+        metrics.request(Op.READ);
+        SectionCache.Lookup lookup = cache.lookup(sessionId, sections);
+        EncodedSection[] found = lookup.found();
+        List<String> missing = lookup.missing();
+        if (missing.isEmpty()) {
+            metrics.hits.increment();
+            metrics.sectionsFromCache.add(found.length);
+            touched.add(sessionId);
+            return CompletableFuture.completedFuture(new EncodedReadResult(sessionId, List.of(found)));
+        }
+        if (missing.size() == sections.size()) {
+            metrics.misses.increment();
+        } else {
+            metrics.partialHits.increment();
+            metrics.sectionsFromCache.add(sections.size() - missing.size());
+        }
+        metrics.sectionsFromMaster.add(missing.size());
+        MasterPool pool = router.forSession(sessionId);
+        return timed(pool.call(c -> c.readEncoded(new ReadRequest(sessionId, missing))))
+                .handle((answer, error) -> {
+                    if (error != null) {
+                        throw failed(sessionId, error);
+                    }
+                    EncodedReadResult result = answer.result();
+                    FrameBodies.SessionTimes t = answer.times();
+                    if (t != null) {
+                        cache.fill(sessionId, lookup.generation(), result.sections(), t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+                    }
+                    return combine(sessionId, sections, found, result.sections());
+                });
+    }
+
+    private static EncodedReadResult combine(String sessionId, List<String> names, EncodedSection[] found,
+                                             List<EncodedSection> fetched) {
+        if (fetched.size() == names.size()) {
+            return new EncodedReadResult(sessionId, fetched);
+        }
+        Map<String, EncodedSection> byName = new HashMap<>(fetched.size() * 2);
+        for (EncodedSection s : fetched) {
+            byName.put(s.name(), s);
+        }
+        List<EncodedSection> out = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            out.add(found[i] != null ? found[i] : byName.get(names.get(i)));
+        }
+        return new EncodedReadResult(sessionId, List.copyOf(out));
+    }
+
+    /** A write: the master first; after its answer the cache takes the deltas (or drops what it can no longer trust). */
+    public CompletableFuture<WriteResult> write(WriteRequest request) {
+        metrics.request(Op.WRITE);
+        String id = request.sessionId();
+        cache.writeStarted(id);
+        return timed(router.forSession(id).call(c -> c.writeWithTimes(request))).handle((answer, error) -> {
+            if (error != null) {
+                cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
+                throw failed(id, error);
+            }
+            WriteResult result = answer.result();
+            FrameBodies.SessionTimes t = answer.times();
+            long[] versions = new long[request.deltas().size()];
+            for (int i = 0; i < versions.length; i++) {
+                Long v = result.versions().get(request.deltas().get(i).section());
+                versions[i] = v == null ? -1 : v;
+            }
+            if (t == null) {
+                cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
+            } else {
+                cache.writeAcknowledged(id, request.deltas(), versions, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+            }
+            return result;
+        });
+    }
+
+    public CompletableFuture<Void> touch(String sessionId) {
+        metrics.request(Op.TOUCH);
+        touched.remove(sessionId);
+        return timed(router.forSession(sessionId).call(c -> c.touchWithTimes(sessionId))).handle((t, error) -> {
+            if (error != null) {
+                throw failed(sessionId, error);
+            }
+            if (t != null) {
+                cache.extend(sessionId, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+            }
+            return null;
+        });
+    }
+
+    public CompletableFuture<Void> delete(String sessionId) {
+        metrics.request(Op.DELETE);
+        touched.remove(sessionId);
+        return timed(router.forSession(sessionId).call(c -> c.delete(sessionId))).handle((r, error) -> {
+            cache.evict(sessionId);
+            if (error != null) {
+                throw failed(sessionId, error);
+            }
+            return null;
+        });
+    }
+
+    /** Stores a one-nio schema on the master its uid places it on. */
+    public CompletableFuture<Void> publishSchema(long uid, byte[] schema) {
+        metrics.request(Op.SCHEMA_PUBLISH);
+        if (java.util.Arrays.equals(schemas.getIfPresent(uid), schema)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return timed(router.forSchema(uid).call(c -> c.publishSchema(uid, schema))).thenRun(() -> schemas.put(uid, schema));
+    }
+
+    /** A schema by uid, from memory or from its master. */
+    public CompletableFuture<byte[]> fetchSchema(long uid) {
+        metrics.request(Op.SCHEMA_FETCH);
+        byte[] known = schemas.getIfPresent(uid);
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        return timed(router.forSchema(uid).call(c -> c.fetchSchema(uid))).thenApply(s -> {
+            schemas.put(uid, s);
+            return s;
+        });
+    }
+
+    /**
+     * Touches, on their masters, the sessions read only from the cache since the last call, so that the masters'
+     * idle timers see those reads. A session the master no longer has leaves the cache.
+     */
+    public void forwardTouches() {
+        if (touched.isEmpty()) {
+            return;
+        }
+        List<String> ids = new ArrayList<>(touched);
+        touched.removeAll(ids);
+        for (String id : ids) {
+            MasterPool pool = router.forSession(id);
+            MasterConnection c = pool.connection();
+            if (c == null) {
+                touched.add(id); // try again next time
+                continue;
+            }
+            metrics.touchesForwarded.increment();
+            c.touchWithTimes(id).whenComplete((t, e) -> {
+                if (e != null) {
+                    if (status(e) == Status.NOT_FOUND) {
+                        cache.evict(id);
+                    }
+                } else if (t != null) {
+                    cache.extend(id, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+                }
+            });
+        }
+    }
+
+    /** Sessions waiting for their touch to be forwarded. */
+    public int pendingTouches() {
+        return touched.size();
+    }
+
+    private <T> CompletableFuture<T> timed(CompletableFuture<T> call) {
+        long start = System.nanoTime();
+        return call.whenComplete((r, e) -> metrics.masterCall(System.nanoTime() - start));
+    }
+
+    /** The error to pass on; a session its master does not have leaves the cache. */
+    private CompletionException failed(String sessionId, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (status(cause) == Status.NOT_FOUND) {
+            cache.evict(sessionId);
+            touched.remove(sessionId);
+        }
+        return new CompletionException(cause);
+    }
+
+    /** The status an error stands for: its own, or UNAVAILABLE for anything else. */
+    public static int status(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof MasterException m) {
+            return m.status();
+        }
+        if (cause instanceof io.sessionmesh.serialization.transport.MalformedMessageException m) {
+            return m.status();
+        }
+        if (cause instanceof IllegalArgumentException) {
+            return Status.BAD_REQUEST;
+        }
+        return Status.INTERNAL;
+    }
+}
