@@ -3,6 +3,7 @@ package io.sessionmesh.master.server;
 import io.sessionmesh.master.client.MasterConnection;
 import io.sessionmesh.master.client.MasterException;
 import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.master.testing.ServerProcess;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
 import io.sessionmesh.serialization.transport.ReadRequest;
 import io.sessionmesh.serialization.transport.ReadResult;
@@ -45,13 +46,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The master as a real process on a loopback port, driven over TCP. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MasterServerIT {
-    static MasterProcess master;
+    static ServerProcess master;
     static EventLoopGroup group;
     static final BinaryTransportCodec codec = new BinaryTransportCodec();
 
     @BeforeAll
     static void start() throws Exception {
-        master = MasterProcess.start("--connection-idle-timeout", "2s", "--max-frame", "64k", "--max-session", "32k",
+        master = startMaster("--connection-idle-timeout", "2s", "--max-frame", "64k", "--max-session", "32k",
                 "--max-section", "32k", "--max-attribute", "16k", "--max-outbound", "256k");
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     }
@@ -61,6 +62,16 @@ class MasterServerIT {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         master.stop();
         assertEquals(List.of(), master.leaks(), "the master leaked buffers");
+    }
+
+    static java.nio.file.Path jar() {
+        return ServerProcess.jar("master.jar", "target/sessionmesh-master.jar");
+    }
+
+    static ServerProcess startMaster(String... flags) throws IOException {
+        List<String> cmd = ServerProcess.command(jar(), "--port", "0");
+        cmd.addAll(List.of(flags));
+        return ServerProcess.start(cmd, io.sessionmesh.master.MasterMain.LISTENING);
     }
 
     static MasterConnection connect() {
@@ -285,7 +296,7 @@ class MasterServerIT {
 
     @Test
     void sigterm_shutsDownGracefully() throws Exception {
-        MasterProcess other = MasterProcess.start();
+        ServerProcess other = startMaster();
         try (MasterConnection c = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", other.port()),
                 MasterConnection.Options.DEFAULT, null).join()) {
             c.create(null).join();
@@ -297,7 +308,7 @@ class MasterServerIT {
 
     @Test
     void badSetting_exitsWithStatus2_namingIt() throws Exception {
-        Process p = new ProcessBuilder(MasterProcess.command("--max-frame", "lots")).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(ServerProcess.command(jar(), "--max-frame", "lots")).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, p.exitValue());
