@@ -188,7 +188,7 @@ class MasterRequestHandlerTest {
         assertEquals(2, counters.inFlightRefused.sum());
     }
 
-    /** The bytes of PROTOCOL.md 3.5, the TOUCH of an unknown id. */
+    /** The bytes of PROTOCOL.md 3.6, the TOUCH of an unknown id. */
     @Test
     void protocolExample_touchOfUnknownId_matchesTheDocumentedBytes() {
         EmbeddedChannel ch = channel(100);
