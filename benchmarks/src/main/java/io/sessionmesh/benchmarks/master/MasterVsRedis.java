@@ -110,7 +110,7 @@ public final class MasterVsRedis {
     }
 
     /** Three client records of different sizes whose codec form (LZ4) is about 1 KB each. */
-    static byte[][] sectionValues() {
+    public static byte[][] sectionValues() {
         AttributeCodec codec = AttributeCodec.builder().build();
         byte[][] values = new byte[3][];
         int target = 1500;

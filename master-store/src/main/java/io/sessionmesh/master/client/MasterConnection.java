@@ -208,7 +208,14 @@ public final class MasterConnection implements AutoCloseable {
 
     /** A touch, answered with the session's times. */
     public CompletableFuture<FrameBodies.SessionTimes> touchWithTimes(String sessionId) {
-        return send(Opcodes.TOUCH, FrameBodies.sessionIdBytes(sessionId), f -> FrameBodies.readSessionTimes(f.body()));
+        return touchWithTimes(sessionId, true);
+    }
+
+    /** {@link #touchWithTimes(String)}, flushed now or with the next {@link #flush()} (for a batch of touches). */
+    public CompletableFuture<FrameBodies.SessionTimes> touchWithTimes(String sessionId, boolean flush) {
+        byte[] body = FrameBodies.sessionIdBytes(sessionId);
+        return request(Opcodes.TOUCH, alloc -> FrameHeader.reserve(alloc, body.length).writeBytes(body),
+                f -> FrameBodies.readSessionTimes(f.body()), flush);
     }
 
     /** Sends a ping; the answer carries the same bytes. */

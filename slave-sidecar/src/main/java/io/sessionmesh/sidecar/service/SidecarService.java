@@ -213,6 +213,8 @@ public final class SidecarService {
         }
         List<String> ids = new ArrayList<>(touched);
         touched.removeAll(ids);
+        // One pipelined batch per connection, flushed once: a thousand touches are one write, not a thousand.
+        java.util.Set<MasterConnection> used = new java.util.HashSet<>();
         for (String id : ids) {
             MasterPool pool = router.forSession(id);
             MasterConnection c = pool.connection();
@@ -220,8 +222,9 @@ public final class SidecarService {
                 touched.add(id); // try again next time
                 continue;
             }
+            used.add(c);
             metrics.touchesForwarded.increment();
-            c.touchWithTimes(id).whenComplete((t, e) -> {
+            c.touchWithTimes(id, false).whenComplete((t, e) -> {
                 if (e != null) {
                     if (status(e) == Status.NOT_FOUND) {
                         cache.evict(id);
@@ -231,6 +234,7 @@ public final class SidecarService {
                 }
             });
         }
+        used.forEach(MasterConnection::flush);
     }
 
     /** Sessions waiting for their touch to be forwarded. */
