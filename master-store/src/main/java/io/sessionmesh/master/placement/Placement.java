@@ -1,5 +1,6 @@
 package io.sessionmesh.master.placement;
 
+import io.sessionmesh.serialization.transport.HashRing;
 import io.sessionmesh.serialization.transport.MalformedMessageException;
 import io.sessionmesh.serialization.transport.Status;
 

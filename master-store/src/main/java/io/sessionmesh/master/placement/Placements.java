@@ -1,5 +1,7 @@
 package io.sessionmesh.master.placement;
 
+import io.sessionmesh.serialization.transport.HashRing;
+
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

@@ -4,7 +4,7 @@ import io.sessionmesh.master.protocol.Frame;
 import io.sessionmesh.master.protocol.FrameBodies;
 import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.InvalidFrame;
-import io.sessionmesh.master.placement.HashRing;
+import io.sessionmesh.serialization.transport.HashRing;
 import io.sessionmesh.master.placement.Placement;
 import io.sessionmesh.master.placement.Placements;
 import io.sessionmesh.master.protocol.Opcodes;

@@ -1,6 +1,6 @@
 package io.sessionmesh.sidecar.master;
 
-import io.sessionmesh.master.placement.HashRing;
+import io.sessionmesh.serialization.transport.HashRing;
 import io.sessionmesh.master.placement.Placement;
 import io.sessionmesh.master.protocol.Frame;
 

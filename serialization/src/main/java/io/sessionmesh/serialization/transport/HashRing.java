@@ -1,4 +1,4 @@
-package io.sessionmesh.master.placement;
+package io.sessionmesh.serialization.transport;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

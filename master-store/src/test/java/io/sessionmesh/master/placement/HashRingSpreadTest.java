@@ -1,5 +1,7 @@
 package io.sessionmesh.master.placement;
 
+import io.sessionmesh.serialization.transport.HashRing;
+
 import io.sessionmesh.master.store.SessionIds;
 
 import org.junit.jupiter.api.Test;
@@ -11,7 +13,7 @@ import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class HashRingTest {
+class HashRingSpreadTest {
     static final long PINNED_HASH = 4269733473688929203L;
     static List<String> masters(int n) {
         List<String> names = new ArrayList<>();
