@@ -1,0 +1,140 @@
+package io.sessionmesh.client;
+
+import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.serialization.transport.ReadResult;
+import io.sessionmesh.serialization.transport.SectionData;
+import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A user's shared session, as this request sees it: the sections read so far (in one batch when named up front,
+ * one at a time when first used), and the changes made to them, sent by {@link #save()} as per-section deltas in
+ * one call. Not thread-safe: a session belongs to the request that handles it; share the
+ * {@link SessionMeshClient}, not sessions.
+ */
+public final class Session {
+    private final SessionMeshClient client;
+    private final String id;
+    private final Map<String, Section> sections = new LinkedHashMap<>();
+    private boolean invalidated;
+
+    Session(SessionMeshClient client, String id) {
+        this.client = client;
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The section of that name: read now (one call) unless it was read already. */
+    public Section section(String name) {
+        Section s = sections.get(name);
+        if (s == null) {
+            load(name);
+            s = sections.get(name);
+        }
+        return s;
+    }
+
+    /** Reads, in one call, those of the named sections that have not been read yet. */
+    public Session load(String... names) {
+        checkLive();
+        List<String> missing = new ArrayList<>(names.length);
+        for (String n : names) {
+            if (!sections.containsKey(Section.checkName(n)) && !missing.contains(n)) {
+                missing.add(n);
+            }
+        }
+        if (!missing.isEmpty()) {
+            accept(client.api().read(id, missing));
+        }
+        return this;
+    }
+
+    void accept(ReadResult result) {
+        for (SectionData d : result.sections()) {
+            sections.putIfAbsent(d.name(), new Section(this, d.name(), d.version(), d.attributes()));
+        }
+    }
+
+    /** Whether a section has been read already (no call). */
+    public boolean isLoaded(String name) {
+        return sections.containsKey(name);
+    }
+
+    /** Whether {@link #save()} has something to send (encodes the values read, to compare them). */
+    public boolean isDirty() {
+        return !deltas().isEmpty();
+    }
+
+    /**
+     * Sends what changed, in one call: per section, the attributes set (and, with {@link SaveMode#ON_SET_OR_READ},
+     * those read and changed in place) and those removed. Nothing is sent when nothing changed.
+     *
+     * @return the deltas sent (empty when none)
+     * @throws SessionConflictException if an optimistic section changed since it was read; nothing was applied
+     */
+    public List<SectionDelta> save() {
+        checkLive();
+        List<SectionDelta> deltas = deltas();
+        if (deltas.isEmpty()) {
+            return deltas;
+        }
+        WriteResult result = client.api().write(new WriteRequest(id, deltas));
+        for (SectionDelta d : deltas) {
+            Long v = result.versions().get(d.section());
+            sections.get(d.section()).saved(d, v == null ? -1 : v);
+        }
+        return deltas;
+    }
+
+    private List<SectionDelta> deltas() {
+        List<SectionDelta> out = new ArrayList<>();
+        for (Section s : sections.values()) {
+            SectionDelta d = s.delta(client.codec(), client.saveMode());
+            if (d != null) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** Extends the session's idle time; changes nothing else. */
+    public void touch() {
+        checkLive();
+        client.api().touch(id);
+    }
+
+    /** Deletes the session everywhere; this object is unusable afterwards. */
+    public void invalidate() {
+        checkLive();
+        invalidated = true;
+        client.api().delete(id);
+    }
+
+    AttributeCodec codec() {
+        return client.codec();
+    }
+
+    void decodeFailed(String section, String attribute, RuntimeException e) {
+        client.decodeFailed(section, attribute, e);
+    }
+
+    private void checkLive() {
+        if (invalidated) {
+            throw new IllegalStateException("this session was invalidated");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Session[" + sections.keySet() + "]"; // never the id: it is a bearer secret
+    }
+}

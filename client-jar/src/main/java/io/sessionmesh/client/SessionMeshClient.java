@@ -1,0 +1,274 @@
+package io.sessionmesh.client;
+
+import io.sessionmesh.client.internal.SidecarApi;
+import io.sessionmesh.client.internal.SidecarHttp;
+import io.sessionmesh.client.internal.SidecarSchemaRegistry;
+import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.serialization.attribute.ClassFilter;
+import io.sessionmesh.serialization.compression.CompressionOptions;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.SessionCreated;
+import io.sessionmesh.serialization.transport.TransportLimits;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The entry point: shared sessions through the sidecar on this host. Immutable and thread-safe; build one per
+ * application ({@link #builder()}) and close it at shutdown.
+ *
+ * <pre>{@code
+ * SessionMeshClient client = SessionMeshClient.builder()
+ *         .sidecar(URI.create("http://127.0.0.1:7500"))
+ *         .classFilter(ClassFilter.allowing("com.example.bank."))
+ *         .build();
+ * Session session = client.getSession(id, "clientInfo", "defaultCurrency");   // one call for both
+ * Client c = session.section("clientInfo").getAttribute("client", Client.class);
+ * session.section("deposits").setAttribute("new", deposit);                     // "deposits" read on first use
+ * session.save();                                                               // one call, only what changed
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Options and defaults</caption>
+ *   <tr><th>option</th><th>default</th></tr>
+ *   <tr><td>sidecar</td><td>{@value #DEFAULT_SIDECAR}</td></tr>
+ *   <tr><td>connectTimeout</td><td>1 s</td></tr>
+ *   <tr><td>requestTimeout</td><td>3 s (above the sidecar's 2 s master timeout, so its 504 arrives first)</td></tr>
+ *   <tr><td>poolSize</td><td>{@value #DEFAULT_POOL_SIZE} keep-alive connections</td></tr>
+ *   <tr><td>maxAnswerBytes</td><td>64 MiB</td></tr>
+ *   <tr><td>classFilter</td><td>{@link ClassFilter#PERMISSIVE} (name your packages in production)</td></tr>
+ *   <tr><td>saveMode</td><td>{@link SaveMode#ON_SET_OR_READ}</td></tr>
+ *   <tr><td>compression</td><td>{@link CompressionOptions#DEFAULT} (LZ4 from 512 B when it saves 10%)</td></tr>
+ * </table>
+ */
+public final class SessionMeshClient implements AutoCloseable {
+    public static final String DEFAULT_SIDECAR = "http://127.0.0.1:7500";
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
+    public static final int DEFAULT_POOL_SIZE = 64;
+    public static final int DEFAULT_MAX_ANSWER_BYTES = TransportLimits.DEFAULT_MAX_MESSAGE_BYTES;
+
+    private final Builder options;
+    private final SidecarHttp http;
+    private final SidecarApi api;
+    private final AttributeCodec codec;
+    private final LongAdder decodeFailures = new LongAdder();
+
+    private SessionMeshClient(Builder b) {
+        this.options = b.copy();
+        this.http = new SidecarHttp(b.sidecar, b.connectTimeout, b.requestTimeout, b.poolSize, b.maxAnswerBytes);
+        this.api = new SidecarApi(http, new BinaryTransportCodec(), b.metrics);
+        AttributeCodec.Builder codecBuilder = AttributeCodec.builder()
+                .schemaRegistry(new SidecarSchemaRegistry(api))
+                .classFilter(b.classFilter)
+                .compression(b.compression);
+        if (b.renamedClasses.length > 0) {
+            codecBuilder.registerClasses(b.renamedClasses);
+        }
+        this.codec = codecBuilder.build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A new, empty session with the master's default idle timeout. */
+    public Session createSession() {
+        return createSession(null);
+    }
+
+    /** A new, empty session with its own idle timeout (whole seconds; null for the default). */
+    public Session createSession(Duration idleTimeout) {
+        long seconds = idleTimeout == null ? 0 : Math.max(1, idleTimeout.toSeconds());
+        SessionCreated created = api.create(seconds);
+        Session s = new Session(this, created.sessionId());
+        return s;
+    }
+
+    /**
+     * An existing session with the named sections read now, in one call; sections not named are read on first use.
+     *
+     * @throws SessionNotFoundException if the session is unknown, deleted or expired
+     */
+    public Session getSession(String id, String... sections) {
+        TransportLimits.checkSessionId(id);
+        Session s = new Session(this, id);
+        if (sections.length > 0) {
+            s.load(sections);
+        }
+        return s;
+    }
+
+    /** An existing session without reading anything yet (no call): every section is read on first use. */
+    public Session openSession(String id) {
+        TransportLimits.checkSessionId(id);
+        return new Session(this, id);
+    }
+
+    /** Calls made to the sidecar since the client started. */
+    public long calls() {
+        return api.calls();
+    }
+
+    /** Request body bytes sent to the sidecar since the client started (deltas, schemas). */
+    public long bytesSent() {
+        return api.bytesSent();
+    }
+
+    /** Answer body bytes received from the sidecar. */
+    public long bytesReceived() {
+        return api.bytesReceived();
+    }
+
+    /** Values that failed to decode since the client started. */
+    public long decodeFailures() {
+        return decodeFailures.sum();
+    }
+
+    public SaveMode saveMode() {
+        return options.saveMode;
+    }
+
+    public URI sidecar() {
+        return options.sidecar;
+    }
+
+    AttributeCodec codec() {
+        return codec;
+    }
+
+    SidecarApi api() {
+        return api;
+    }
+
+    void decodeFailed(String section, String attribute, RuntimeException e) {
+        decodeFailures.increment();
+        options.metrics.decodeFailure(section, attribute, e);
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SessionMeshClient[" + options.sidecar + ", pool " + options.poolSize + ", " + options.saveMode + ", " + codec + "]";
+    }
+
+    /** Options of a {@link SessionMeshClient}; {@link #build()} checks them and names a bad one. */
+    public static final class Builder {
+        private URI sidecar = URI.create(DEFAULT_SIDECAR);
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private int poolSize = DEFAULT_POOL_SIZE;
+        private int maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
+        private ClassFilter classFilter = ClassFilter.PERMISSIVE;
+        private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
+        private CompressionOptions compression = CompressionOptions.DEFAULT;
+        private ClientMetrics metrics = ClientMetrics.NONE;
+        private Class<?>[] renamedClasses = {};
+
+        private Builder() {
+        }
+
+        /** The sidecar on this host, {@code http://host:port}. */
+        public Builder sidecar(URI uri) {
+            this.sidecar = Objects.requireNonNull(uri, "sidecar");
+            return this;
+        }
+
+        public Builder connectTimeout(Duration d) {
+            this.connectTimeout = Objects.requireNonNull(d, "connectTimeout");
+            return this;
+        }
+
+        public Builder requestTimeout(Duration d) {
+            this.requestTimeout = Objects.requireNonNull(d, "requestTimeout");
+            return this;
+        }
+
+        /** Keep-alive connections to the sidecar at most (callers beyond wait, up to the request timeout). */
+        public Builder poolSize(int n) {
+            this.poolSize = n;
+            return this;
+        }
+
+        public Builder maxAnswerBytes(int n) {
+            this.maxAnswerBytes = n;
+            return this;
+        }
+
+        /** Which classes values may be decoded as; see {@link ClassFilter}. */
+        public Builder classFilter(ClassFilter filter) {
+            this.classFilter = Objects.requireNonNull(filter, "classFilter");
+            return this;
+        }
+
+        public Builder saveMode(SaveMode mode) {
+            this.saveMode = Objects.requireNonNull(mode, "saveMode");
+            return this;
+        }
+
+        public Builder compression(CompressionOptions options) {
+            this.compression = Objects.requireNonNull(options, "compression");
+            return this;
+        }
+
+        public Builder metrics(ClientMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /** Classes that carry {@code @FormerNames}, so values written under their old names still decode. */
+        public Builder registerClasses(Class<?>... classes) {
+            this.renamedClasses = classes.clone();
+            return this;
+        }
+
+        public SessionMeshClient build() {
+            if (!"http".equals(sidecar.getScheme()) || sidecar.getHost() == null || sidecar.getPort() <= 0) {
+                throw new IllegalArgumentException("sidecar = " + sidecar + ": expected http://host:port");
+            }
+            positive("connectTimeout", connectTimeout);
+            positive("requestTimeout", requestTimeout);
+            if (poolSize < 1 || poolSize > 10_000) {
+                throw new IllegalArgumentException("poolSize = " + poolSize + ": expected 1..10000");
+            }
+            if (maxAnswerBytes < 1024) {
+                throw new IllegalArgumentException("maxAnswerBytes = " + maxAnswerBytes + ": expected at least 1024");
+            }
+            return new SessionMeshClient(this);
+        }
+
+        private static void positive(String name, Duration d) {
+            if (d.isNegative() || d.isZero() || d.toMillis() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(name + " = " + d + ": expected a positive duration");
+            }
+        }
+
+        Builder copy() {
+            Builder b = new Builder();
+            b.sidecar = sidecar;
+            b.connectTimeout = connectTimeout;
+            b.requestTimeout = requestTimeout;
+            b.poolSize = poolSize;
+            b.maxAnswerBytes = maxAnswerBytes;
+            b.classFilter = classFilter;
+            b.saveMode = saveMode;
+            b.compression = compression;
+            b.metrics = metrics;
+            b.renamedClasses = renamedClasses.clone();
+            return b;
+        }
+
+        @Override
+        public String toString() {
+            return "sidecar " + sidecar + ", pool " + poolSize + ", timeouts " + connectTimeout + "/" + requestTimeout
+                    + ", " + saveMode + ", registered " + Arrays.toString(renamedClasses);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.sessionmesh.client.internal;
+
+import io.sessionmesh.client.BadRequestException;
+import io.sessionmesh.client.ClientMetrics;
+import io.sessionmesh.client.PayloadTooLargeException;
+import io.sessionmesh.client.SessionConflictException;
+import io.sessionmesh.client.SessionMeshException;
+import io.sessionmesh.client.SessionNotFoundException;
+import io.sessionmesh.client.SidecarTimeoutException;
+import io.sessionmesh.client.SidecarUnavailableException;
+import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.serialization.transport.CreateRequest;
+import io.sessionmesh.serialization.transport.ErrorMessage;
+import io.sessionmesh.serialization.transport.MalformedMessageException;
+import io.sessionmesh.serialization.transport.ReadResult;
+import io.sessionmesh.serialization.transport.SessionCreated;
+import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.serialization.transport.TransportMessage;
+import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.serialization.transport.WriteResult;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The sidecar's REST API in its binary form (PROTOCOL.md 4), as typed calls: every error status becomes its
+ * subtype of {@link SessionMeshException}, with the sidecar's message. Thread-safe.
+ */
+public final class SidecarApi {
+    static final String BINARY = "application/x-sessionmesh";
+    static final String OCTETS = "application/octet-stream";
+
+    private final SidecarHttp http;
+    private final BinaryTransportCodec codec;
+    private final ClientMetrics metrics;
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
+    private final LongAdder bytesReceived = new LongAdder();
+
+    public SidecarApi(SidecarHttp http, BinaryTransportCodec codec, ClientMetrics metrics) {
+        this.http = http;
+        this.codec = codec;
+        this.metrics = metrics;
+    }
+
+    public SessionCreated create(long idleTimeoutSeconds) {
+        byte[] body = idleTimeoutSeconds == 0 ? null : codec.encode(new CreateRequest(idleTimeoutSeconds));
+        return decode(call("create", "POST", "/v1/sessions", body, BINARY), SessionCreated.class);
+    }
+
+    public ReadResult read(String sessionId, List<String> sections) {
+        String target = "/v1/sessions/" + sessionId + "?sections=" + String.join(",", escape(sections));
+        return decode(call("read", "GET", target, null, BINARY), ReadResult.class);
+    }
+
+    public WriteResult write(WriteRequest request) {
+        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), codec.encode(request), BINARY),
+                WriteResult.class);
+    }
+
+    public void touch(String sessionId) {
+        call("touch", "POST", "/v1/sessions/" + sessionId + "/touch", null, BINARY);
+    }
+
+    public void delete(String sessionId) {
+        call("delete", "DELETE", "/v1/sessions/" + sessionId, null, BINARY);
+    }
+
+    public void publishSchema(long uid, byte[] schema) {
+        call("schema-publish", "PUT", "/v1/schemas/" + Long.toHexString(uid), schema, OCTETS);
+    }
+
+    /** The schema, or null when the registry has none. */
+    public byte[] fetchSchema(long uid) {
+        try {
+            return call("schema-fetch", "GET", "/v1/schemas/" + Long.toHexString(uid), null, OCTETS).body();
+        } catch (SessionNotFoundException e) {
+            return null;
+        }
+    }
+
+    /** Calls made, bytes of request bodies sent and of answer bodies received, since the client started. */
+    public long calls() {
+        return calls.sum();
+    }
+
+    public long bytesSent() {
+        return bytesSent.sum();
+    }
+
+    public long bytesReceived() {
+        return bytesReceived.sum();
+    }
+
+    private SidecarHttp.Response call(String operation, String method, String target, byte[] body, String contentType) {
+        long start = System.nanoTime();
+        int sent = body == null ? 0 : body.length;
+        calls.increment();
+        bytesSent.add(sent);
+        SidecarHttp.Response r;
+        try {
+            r = http.exchange(method, target, contentType, body, contentType.equals(OCTETS) ? OCTETS + ", " + BINARY : BINARY);
+        } catch (SessionMeshException e) {
+            metrics.call(operation, 0, System.nanoTime() - start, sent, 0);
+            throw e;
+        }
+        bytesReceived.add(r.body().length);
+        metrics.call(operation, r.status(), System.nanoTime() - start, sent, r.body().length);
+        if (r.status() >= 300) {
+            throw error(operation, r);
+        }
+        return r;
+    }
+
+    private <T extends TransportMessage> T decode(SidecarHttp.Response r, Class<T> type) {
+        try {
+            return codec.decode(r.body(), type);
+        } catch (MalformedMessageException e) {
+            throw new SessionMeshException(Status.BAD_REQUEST, "the sidecar's answer is not a valid "
+                    + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SessionMeshException error(String operation, SidecarHttp.Response r) {
+        String message = message(r);
+        String text = operation + ": " + r.status() + " " + message;
+        return switch (r.status()) {
+            case 404 -> new SessionNotFoundException(text);
+            case 409 -> new SessionConflictException(text);
+            case 413 -> new PayloadTooLargeException(text);
+            case 400, 405 -> new BadRequestException(text);
+            case 503 -> new SidecarUnavailableException(text);
+            case 504 -> new SidecarTimeoutException(text);
+            default -> new SessionMeshException(Status.INTERNAL, text);
+        };
+    }
+
+    private String message(SidecarHttp.Response r) {
+        if (r.contentType() != null && r.contentType().startsWith(BINARY)) {
+            try {
+                return codec.decode(r.body(), ErrorMessage.class).message();
+            } catch (MalformedMessageException e) {
+                return "(undecodable error body)";
+            }
+        }
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    /** Section names are URL-encoded in the query (a comma inside a name would split it). */
+    private static List<String> escape(List<String> names) {
+        return names.stream().map(n -> java.net.URLEncoder.encode(n, StandardCharsets.UTF_8)).toList();
+    }
+}

@@ -1,0 +1,123 @@
+package io.sessionmesh.client.processor;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The index {@link SessionSectionsProcessor} writes: for each handler that declares sections, its HTTP methods, URL
+ * patterns and sections. One line per handler, tab-separated; lists are comma-separated and every item is
+ * URL-encoded (a section name may hold a comma):
+ *
+ * <pre>
+ * com.example.DepositController#offer(java.lang.String)	GET	/deposits/offer	clientInfo,defaultCurrency,interestRates
+ * </pre>
+ *
+ * Read at run time from every {@value #RESOURCE} on the class path; nothing scans classes.
+ */
+public final class SectionIndex {
+    /** Where the processor writes the index, in the compiled classes. */
+    public static final String RESOURCE = "META-INF/sessionmesh/sections.index";
+
+    /** One handler's entry. */
+    public record Entry(String handler, List<String> httpMethods, List<String> patterns, List<String> sections) {
+        String line() {
+            return handler + "\t" + join(httpMethods) + "\t" + join(patterns) + "\t" + join(sections);
+        }
+    }
+
+    private final Map<String, Entry> byHandler;
+
+    private SectionIndex(Map<String, Entry> byHandler) {
+        this.byHandler = Collections.unmodifiableMap(byHandler);
+    }
+
+    /** The index of every {@value #RESOURCE} the class loader sees. */
+    public static SectionIndex load(ClassLoader loader) {
+        Map<String, Entry> entries = new LinkedHashMap<>();
+        try {
+            Enumeration<URL> urls = loader.getResources(RESOURCE);
+            while (urls.hasMoreElements()) {
+                URL url = urls.nextElement();
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(url.openStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        if (line.isBlank() || line.startsWith("#")) {
+                            continue;
+                        }
+                        Entry e = parse(line, url);
+                        entries.put(e.handler(), e);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + RESOURCE, e);
+        }
+        return new SectionIndex(entries);
+    }
+
+    static Entry parse(String line, Object source) {
+        String[] f = line.split("\t", -1);
+        if (f.length != 4) {
+            throw new IllegalStateException(source + ": a line of " + RESOURCE + " must have 4 tab-separated fields: " + line);
+        }
+        return new Entry(f[0], split(f[1]), split(f[2]), split(f[3]));
+    }
+
+    /** The entry of a handler method, or null when it declares no sections. */
+    public Entry forMethod(Method method) {
+        return byHandler.get(key(method));
+    }
+
+    public Entry forHandler(String key) {
+        return byHandler.get(key);
+    }
+
+    public Map<String, Entry> entries() {
+        return byHandler;
+    }
+
+    /** A method's key, as the processor writes it: binary class name, '#', name, parameter types. */
+    public static String key(Method m) {
+        StringBuilder b = new StringBuilder(m.getDeclaringClass().getName()).append('#').append(m.getName()).append('(');
+        Class<?>[] params = m.getParameterTypes();
+        for (int i = 0; i < params.length; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(typeName(params[i]));
+        }
+        return b.append(')').toString();
+    }
+
+    private static String typeName(Class<?> c) {
+        return c.isArray() ? typeName(c.getComponentType()) + "[]" : c.getName();
+    }
+
+    static String join(List<String> items) {
+        List<String> encoded = new ArrayList<>(items.size());
+        for (String s : items) {
+            encoded.add(URLEncoder.encode(s, StandardCharsets.UTF_8));
+        }
+        return String.join(",", encoded);
+    }
+
+    private static List<String> split(String field) {
+        if (field.isEmpty()) {
+            return List.of();
+        }
+        return Arrays.stream(field.split(",", -1)).map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+    }
+}

@@ -1,0 +1,148 @@
+package io.sessionmesh.client.spring;
+
+import io.sessionmesh.client.Session;
+import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.SessionNotFoundException;
+import io.sessionmesh.client.routing.StickyRouter;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The shared session of the request being handled, for controllers and the services they call: inject it anywhere
+ * (it is a singleton that finds the current request itself). The first {@link #get()} of a request reads, in one
+ * call, every section the handler declared with {@code @SessionSections}; the session is saved once, when the
+ * request's answer is written, if anything changed.
+ *
+ * <p>The session id comes with the request in the {@code sessionmesh.session-header} header (from another service)
+ * or the {@code sessionmesh.session-cookie} cookie (from a browser).
+ */
+public final class CurrentSession {
+    static final String STATE = CurrentSession.class.getName() + ".state";
+
+    private final SessionMeshClient client;
+    private final SessionMeshProperties properties;
+    private final StickyRouter router;
+
+    public CurrentSession(SessionMeshClient client, SessionMeshProperties properties) {
+        this.client = client;
+        this.properties = properties;
+        this.router = properties.getNodes().isEmpty() ? null : new StickyRouter(properties.getNodes());
+    }
+
+    /** What one request holds: the sections its handler declared, and its session once opened. */
+    static final class State {
+        List<String> declared = List.of();
+        boolean sessionBearing;
+        Session session;
+    }
+
+    /**
+     * The request's session, with the declared sections read (in one call) on first use.
+     *
+     * @throws SessionNotFoundException if the request carries no session id, or the session is gone
+     */
+    public Session get() {
+        return find().orElseThrow(() -> new SessionNotFoundException("the request carries no session id (header "
+                + properties.getSessionHeader() + " or cookie " + properties.getSessionCookie() + ")"));
+    }
+
+    /** The request's session, or empty when the request carries no session id. */
+    public Optional<Session> find() {
+        HttpServletRequest request = request();
+        State state = state(request);
+        if (state.session != null) {
+            return Optional.of(state.session);
+        }
+        String id = sessionId(request);
+        if (id == null) {
+            return Optional.empty();
+        }
+        state.session = client.getSession(id, state.declared.toArray(new String[0]));
+        return Optional.of(state.session);
+    }
+
+    /** A new session for this request; its id goes back in the session cookie and the route cookie. */
+    public Session create() {
+        HttpServletRequest request = request();
+        State state = state(request);
+        state.session = client.createSession();
+        HttpServletResponse response = response();
+        if (response != null) {
+            String cookie = properties.getSessionCookie();
+            if (cookie != null && !cookie.isEmpty()) {
+                Cookie c = new Cookie(cookie, state.session.id());
+                c.setHttpOnly(true);
+                c.setPath("/");
+                response.addCookie(c);
+            }
+            response.setHeader(properties.getSessionHeader(), state.session.id());
+            setRouteCookie(response, state.session.id());
+        }
+        return state.session;
+    }
+
+    /** Saves the request's session if it was opened and something changed. */
+    void saveIfDirty(HttpServletRequest request) {
+        State state = (State) request.getAttribute(STATE);
+        if (state != null && state.session != null) {
+            state.session.save();
+        }
+    }
+
+    /** Sets the route cookie (when configured) for a session-bearing answer. */
+    void setRouteCookie(HttpServletResponse response, String sessionId) {
+        String name = properties.getRouteCookie();
+        if (name == null || name.isEmpty() || response.isCommitted()) {
+            return;
+        }
+        String route = router != null ? router.routeFor(sessionId)
+                : Long.toHexString(io.sessionmesh.serialization.transport.HashRing.hash(sessionId) >>> 16);
+        Cookie c = new Cookie(name, route);
+        c.setPath("/");
+        c.setHttpOnly(true);
+        response.addCookie(c);
+    }
+
+    String sessionId(HttpServletRequest request) {
+        String header = request.getHeader(properties.getSessionHeader());
+        if (header != null && !header.isEmpty()) {
+            return header;
+        }
+        String cookie = properties.getSessionCookie();
+        if (cookie != null && !cookie.isEmpty() && request.getCookies() != null) {
+            for (Cookie c : request.getCookies()) {
+                if (cookie.equals(c.getName())) {
+                    return c.getValue();
+                }
+            }
+        }
+        return null;
+    }
+
+    static State state(HttpServletRequest request) {
+        State s = (State) request.getAttribute(STATE);
+        if (s == null) {
+            s = new State();
+            request.setAttribute(STATE, s);
+        }
+        return s;
+    }
+
+    private static HttpServletRequest request() {
+        if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes a)) {
+            throw new IllegalStateException("CurrentSession is used outside of a web request");
+        }
+        return a.getRequest();
+    }
+
+    private static HttpServletResponse response() {
+        return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes a ? a.getResponse() : null;
+    }
+}

@@ -1,0 +1,95 @@
+package io.sessionmesh.client.spring;
+
+import io.sessionmesh.client.ClientMetrics;
+import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.processor.SectionIndex;
+import io.sessionmesh.serialization.attribute.ClassFilter;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * The Spring Boot integration: with the client jar on the class path and {@code sessionmesh.sidecar-uri} set (or
+ * the default, the sidecar on this host), a {@link SessionMeshClient}, a {@link CurrentSession} for controllers, the
+ * {@code @SessionSections} interceptor and the save advice; Micrometer metrics when a {@link MeterRegistry} exists.
+ */
+@AutoConfiguration
+@ConditionalOnClass(SessionMeshClient.class)
+@EnableConfigurationProperties(SessionMeshProperties.class)
+public class SessionMeshAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public SessionMeshClient sessionMeshClient(SessionMeshProperties p, ObjectProvider<ClientMetrics> metrics) {
+        return SessionMeshClient.builder()
+                .sidecar(p.getSidecarUri())
+                .connectTimeout(p.getConnectTimeout())
+                .requestTimeout(p.getRequestTimeout())
+                .poolSize(p.getPoolSize())
+                .saveMode(p.getSaveMode())
+                .classFilter(p.getAllowedPackages().isEmpty() ? ClassFilter.PERMISSIVE
+                        : ClassFilter.allowing(p.getAllowedPackages().toArray(new String[0])))
+                .metrics(metrics.getIfAvailable(() -> ClientMetrics.NONE))
+                .build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public SectionIndex sessionMeshSectionIndex() {
+        return SectionIndex.load(Thread.currentThread().getContextClassLoader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public CurrentSession currentSession(SessionMeshClient client, SessionMeshProperties p) {
+        return new CurrentSession(client, p);
+    }
+
+    /** Micrometer, when the application has it. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class Metrics {
+        @Bean
+        @ConditionalOnMissingBean(ClientMetrics.class)
+        ClientMetrics sessionMeshClientMetrics(ObjectProvider<MeterRegistry> registry) {
+            MeterRegistry r = registry.getIfAvailable();
+            return r == null ? ClientMetrics.NONE : new MicrometerClientMetrics(r);
+        }
+    }
+
+    /** Spring MVC: the interceptor and the save advice. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(HandlerInterceptor.class)
+    static class Web {
+        @Bean
+        SessionSectionsInterceptor sessionSectionsInterceptor(SectionIndex index, CurrentSession current) {
+            return new SessionSectionsInterceptor(index, current);
+        }
+
+        @Bean
+        SessionSaveAdvice sessionSaveAdvice(CurrentSession current) {
+            return new SessionSaveAdvice(current);
+        }
+
+        @Bean
+        WebMvcConfigurer sessionMeshWebMvc(SessionSectionsInterceptor interceptor) {
+            return new WebMvcConfigurer() {
+                @Override
+                public void addInterceptors(InterceptorRegistry registry) {
+                    registry.addInterceptor(interceptor);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.sessionmesh.client.spring;
+
+import io.sessionmesh.client.SaveMode;
+import io.sessionmesh.client.SessionMeshClient;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code sessionmesh.*} properties of the Spring Boot integration.
+ *
+ * <pre>
+ * sessionmesh.sidecar-uri=http://127.0.0.1:7500
+ * sessionmesh.allowed-packages=com.example.bank.
+ * sessionmesh.request-timeout=3s
+ * </pre>
+ */
+@ConfigurationProperties(prefix = "sessionmesh")
+public class SessionMeshProperties {
+    /** The sidecar on this host. */
+    private URI sidecarUri = URI.create(SessionMeshClient.DEFAULT_SIDECAR);
+    private Duration connectTimeout = SessionMeshClient.DEFAULT_CONNECT_TIMEOUT;
+    private Duration requestTimeout = SessionMeshClient.DEFAULT_REQUEST_TIMEOUT;
+    private int poolSize = SessionMeshClient.DEFAULT_POOL_SIZE;
+    private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
+    /** Packages whose classes attribute values may be decoded as (empty: any class but known gadgets). */
+    private List<String> allowedPackages = new ArrayList<>();
+    /** The request header that carries the session id between services. */
+    private String sessionHeader = "X-Session-Id";
+    /** The cookie that carries the session id from a browser (empty: none). */
+    private String sessionCookie = "SESSIONMESH";
+    /** The cookie a load balancer can hash on to keep a session on one node (empty: none). */
+    private String routeCookie = "SMROUTE";
+    /** This service's nodes, for the route cookie's value (empty: the cookie carries a hash of the session id). */
+    private List<String> nodes = new ArrayList<>();
+
+    public URI getSidecarUri() {
+        return sidecarUri;
+    }
+
+    public void setSidecarUri(URI sidecarUri) {
+        this.sidecarUri = sidecarUri;
+    }
+
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    public void setConnectTimeout(Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
+    }
+
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    public int getPoolSize() {
+        return poolSize;
+    }
+
+    public void setPoolSize(int poolSize) {
+        this.poolSize = poolSize;
+    }
+
+    public SaveMode getSaveMode() {
+        return saveMode;
+    }
+
+    public void setSaveMode(SaveMode saveMode) {
+        this.saveMode = saveMode;
+    }
+
+    public List<String> getAllowedPackages() {
+        return allowedPackages;
+    }
+
+    public void setAllowedPackages(List<String> allowedPackages) {
+        this.allowedPackages = allowedPackages;
+    }
+
+    public String getSessionHeader() {
+        return sessionHeader;
+    }
+
+    public void setSessionHeader(String sessionHeader) {
+        this.sessionHeader = sessionHeader;
+    }
+
+    public String getSessionCookie() {
+        return sessionCookie;
+    }
+
+    public void setSessionCookie(String sessionCookie) {
+        this.sessionCookie = sessionCookie;
+    }
+
+    public String getRouteCookie() {
+        return routeCookie;
+    }
+
+    public void setRouteCookie(String routeCookie) {
+        this.routeCookie = routeCookie;
+    }
+
+    public List<String> getNodes() {
+        return nodes;
+    }
+
+    public void setNodes(List<String> nodes) {
+        this.nodes = nodes;
+    }
+}
