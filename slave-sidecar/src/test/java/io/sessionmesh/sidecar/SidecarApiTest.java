@@ -222,6 +222,37 @@ class SidecarApiTest {
         assertTrue(health.body().startsWith("{\"status\":\"UP\""), health.body());
     }
 
+    /** Pipelined on one connection: a read, then a body over max-body. The answers come back in request order. */
+    @Test
+    void pipelined_oversizedBodyAfterARead_answersStayInOrder_thenTheConnectionCloses() throws Exception {
+        String id = create();
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", sidecar.address().getPort())) {
+            s.setSoTimeout(10_000);
+            String read = "GET /v1/sessions/" + id + "?sections=a HTTP/1.1\r\nHost: x\r\n\r\n";
+            String big = "PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + (600 << 10) + "\r\n\r\n";
+            s.getOutputStream().write((read + big).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().write(new byte[600 << 10]);
+            String answers = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            int ok = answers.indexOf("HTTP/1.1 200");
+            int tooLarge = answers.indexOf("HTTP/1.1 413");
+            assertTrue(ok >= 0 && tooLarge > ok, "answers out of order: " + answers);
+        }
+    }
+
+    /** A request the HTTP decoder cannot parse is answered 400 and its connection closed (not left hanging). */
+    @Test
+    void malformedRequest_is400_andTheConnectionCloses() throws Exception {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", sidecar.address().getPort())) {
+            s.setSoTimeout(10_000);
+            String header = "GET /v1/sessions/x?sections=a HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(20_000) + "\r\n\r\n";
+            s.getOutputStream().write(header.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+            assertTrue(answer.contains("connection: close"), answer);
+        }
+    }
+
     static String get(String id, String sections) throws Exception {
         HttpResponse<String> r = send(HttpRequest.newBuilder(api("/v1/sessions/" + id + "?sections=" + sections)).GET());
         assertEquals(200, r.statusCode(), r.body());

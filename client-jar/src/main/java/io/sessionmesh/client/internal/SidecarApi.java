@@ -45,7 +45,7 @@ public final class SidecarApi {
     }
 
     public SessionCreated create(long idleTimeoutSeconds) {
-        byte[] body = idleTimeoutSeconds == 0 ? null : codec.encode(new CreateRequest(idleTimeoutSeconds));
+        byte[] body = idleTimeoutSeconds == 0 ? null : encode("create", new CreateRequest(idleTimeoutSeconds));
         return decode(call("create", "POST", "/v1/sessions", body, BINARY), SessionCreated.class);
     }
 
@@ -55,7 +55,7 @@ public final class SidecarApi {
     }
 
     public WriteResult write(WriteRequest request) {
-        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), codec.encode(request), BINARY),
+        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), encode("write", request), BINARY),
                 WriteResult.class);
     }
 
@@ -111,6 +111,16 @@ public final class SidecarApi {
             throw error(operation, r);
         }
         return r;
+    }
+
+    /** A request in its binary form; one over a limit fails here, before anything is sent. */
+    private byte[] encode(String operation, TransportMessage message) {
+        try {
+            return codec.encode(message);
+        } catch (MalformedMessageException e) {
+            String text = operation + ": " + e.getMessage() + " (nothing was sent)";
+            throw e.status() == Status.TOO_LARGE ? new PayloadTooLargeException(text, e) : new BadRequestException(text, e);
+        }
     }
 
     private <T extends TransportMessage> T decode(SidecarHttp.Response r, Class<T> type) {

@@ -267,11 +267,15 @@ public final class MasterConnection implements AutoCloseable {
             pending.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
             return pending.future;
         }
-        if (flush) {
-            channel.writeAndFlush(pending, channel.voidPromise());
-        } else {
-            channel.write(pending, channel.voidPromise());
-        }
+        // A real promise: if the write never reaches the request table (the channel closed meanwhile), the
+        // request fails instead of waiting forever.
+        ChannelFuture written = flush ? channel.writeAndFlush(pending) : channel.write(pending);
+        written.addListener(f -> {
+            if (!f.isSuccess()) {
+                pending.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot send "
+                        + Opcodes.name(opcode) + " to " + peer + ": " + f.cause(), f.cause()));
+            }
+        });
         return pending.future;
     }
 
@@ -388,11 +392,13 @@ public final class MasterConnection implements AutoCloseable {
             }
             if (!ctx.channel().isActive()) {
                 p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
+                promise.trySuccess();
                 return;
             }
             if (waiting.size() >= options.maxInFlight()) {
                 p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
                         + " requests already wait for answers from " + peer));
+                promise.trySuccess();
                 return;
             }
             ByteBuf frame;
@@ -400,6 +406,7 @@ public final class MasterConnection implements AutoCloseable {
                 frame = p.frame.apply(ctx.alloc());
             } catch (RuntimeException e) {
                 p.future.completeExceptionally(e);
+                promise.trySuccess();
                 return;
             }
             int id = nextId++;
@@ -417,8 +424,17 @@ public final class MasterConnection implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof InvalidFrame invalid) {
-                failAll(new MasterException(Status.UNAVAILABLE, "bad frame from " + peer + ": " + invalid.message()));
-                ctx.close();
+                if (invalid.fatal() || invalid.requestId() == 0) {
+                    failAll(new MasterException(Status.UNAVAILABLE, "bad frame from " + peer + ": " + invalid.message()));
+                    ctx.close();
+                } else {
+                    // An answer too large for us: that request fails alone; its body is skipped, the stream goes on.
+                    Pending<?> p = waiting.remove(invalid.requestId());
+                    if (p != null) {
+                        p.future.completeExceptionally(new MasterException(invalid.status(), Opcodes.name(p.opcode) + " on "
+                                + peer + ": the answer " + invalid.message()));
+                    }
+                }
                 return;
             }
             Frame frame = (Frame) msg;

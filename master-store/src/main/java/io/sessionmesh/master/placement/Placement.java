@@ -30,11 +30,17 @@ public record Placement(List<String> names, int vnodes, int self) {
     public static final int MAX_MASTERS = 1024;
     /** The longest master name, in bytes. */
     public static final int MAX_NAME_BYTES = 255;
+    /** Masters x vnodes at most: a ring of 4 million tokens is 32 MiB to build; a CREATE may not ask for more. */
+    public static final long MAX_TOKENS = 1 << 22;
 
     public Placement {
         names = List.copyOf(names);
         if (names.isEmpty() || names.size() > MAX_MASTERS || self < 0 || self >= names.size() || vnodes < 1 || vnodes > 0xFFFF) {
             throw new IllegalArgumentException("placement of " + names.size() + " masters, self " + self + ", vnodes " + vnodes);
+        }
+        if ((long) names.size() * vnodes > MAX_TOKENS) {
+            throw new IllegalArgumentException("placement of " + names.size() + " masters x " + vnodes + " vnodes is above "
+                    + MAX_TOKENS + " tokens");
         }
     }
 

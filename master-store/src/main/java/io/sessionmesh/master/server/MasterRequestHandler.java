@@ -301,7 +301,8 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         public void operationComplete(ChannelFuture future) {
             inFlight -= answers;
             Channel ch = future.channel();
-            if (inFlight <= maxInFlight / 2 && ch.isActive() && ch.isWritable() && !ch.config().isAutoRead()) {
+            if (inFlight <= maxInFlight / 2 && ch.isActive() && ch.isWritable() && !ch.config().isAutoRead()
+                    && !counters.draining) {
                 ch.config().setAutoRead(true);
             }
         }
@@ -319,7 +320,7 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         if (!writable) {
             ctx.flush();
         }
-        ctx.channel().config().setAutoRead(writable && inFlight < maxInFlight);
+        ctx.channel().config().setAutoRead(writable && inFlight < maxInFlight && !counters.draining);
         super.channelWritabilityChanged(ctx);
     }
 

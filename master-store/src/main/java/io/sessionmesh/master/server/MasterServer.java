@@ -130,6 +130,7 @@ public final class MasterServer implements AutoCloseable {
         closed = true;
         long graceMillis = config.shutdownGrace().toMillis();
         serverChannel.close().awaitUninterruptibly(graceMillis + 1000);
+        counters.draining = true;
         for (Channel ch : channels) {
             ch.config().setAutoRead(false);
         }

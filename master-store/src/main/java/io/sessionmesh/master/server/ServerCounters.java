@@ -4,8 +4,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** The server's own figures (the store keeps its own), shared by all connections. */
+/** The server's own figures (the store keeps its own), and its draining flag, shared by all connections. */
 final class ServerCounters {
+    /** Set at shutdown: from then on no connection starts reading again. */
+    volatile boolean draining;
     final AtomicInteger connections = new AtomicInteger();
     final LongAdder connectionsAccepted = new LongAdder();
     final LongAdder connectionsRefused = new LongAdder();

@@ -37,7 +37,7 @@ final class ExpiryWheel {
         for (int i = 0; i < slots; i++) {
             buckets[i] = new ConcurrentLinkedQueue<>();
         }
-        this.tick = now / resolutionMillis;
+        this.tick = Math.floorDiv(now, resolutionMillis);
     }
 
     /** Puts the session in the bucket of its current deadline. */
@@ -53,7 +53,7 @@ final class ExpiryWheel {
      * @return how many sessions were looked at
      */
     int advance(long now, Consumer<Session> expire) {
-        long target = now / resolution;
+        long target = Math.floorDiv(now, resolution);
         if (target <= tick) {
             return 0;
         }

@@ -308,6 +308,9 @@ public final class SessionStore {
             }
             session.removed = true;
             storeBytes.add(-session.bytes);
+            // The expiry wheel may hold the session until its bucket comes due: let the data go now.
+            session.sections = Session.NO_SECTIONS;
+            session.bytes = 0;
         }
         sessions.remove(session.id, session);
         return true;

@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
  * cache take no lock. With a bound of 0 bytes nothing is cached.
  *
  * <p>Expiry: an entry lives until the deadline its master gave with its last answer for the session (the session's
- * idle timeout from then, or the end of its lifetime if sooner), and at most {@code maxTtl}. Reads served from the
- * cache do not extend it: they are forwarded to the master as touches, and the touch's answer extends it. So the
- * cache never serves a session its master has expired.
+ * idle timeout from then, or the end of its lifetime if sooner). Reads served from the cache do not extend it: they
+ * are forwarded to the master as touches, and the touch's answer extends it. So the cache never serves a session its
+ * master has expired. Nor does it keep sections longer than {@code maxTtl} after a master last sent them: touches do
+ * not extend past that, which bounds how stale a section written through another sidecar can be here.
  *
  * <p>Filling after a miss is guarded by the entry's generation (see {@link SessionEntry}): a write in progress
  * or finished since the miss makes the fill a no-op.
@@ -120,7 +121,8 @@ public final class SectionCache {
             return;
         }
         long deadline = deadline(idleMillis, lifetimeLeftMillis);
-        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation ? e.withFetched(fetched, deadline) : e);
+        long fresh = ticker.read() + maxTtlNanos;
+        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation ? e.withFetched(fetched, deadline, fresh) : e);
     }
 
     /** The master answered for the session (a touch): the entry may live until the new deadline. */
@@ -154,8 +156,9 @@ public final class SectionCache {
                                   long lifetimeLeftMillis) {
         if (enabled) {
             long deadline = deadline(idleMillis, lifetimeLeftMillis);
+            long fresh = ticker.read() + maxTtlNanos;
             cache.asMap().computeIfPresent(sessionId,
-                    (k, e) -> e.withWrite(deltas, versions, generations.incrementAndGet(), deadline));
+                    (k, e) -> e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh));
         }
     }
 

@@ -29,22 +29,29 @@ public final class SessionEntry {
      * answer (idle timeout, or the end of its lifetime if sooner), so the cache never outlives the session.
      */
     final long deadline;
+    /**
+     * How long what is cached may be trusted: the last time a master sent this sidecar a section of the session (a
+     * fill or a write's answer), plus the cache's TTL. Touches extend the deadline up to here, not beyond: until
+     * masters push invalidations, this bounds how stale a section written through another sidecar can get.
+     */
+    final long freshUntil;
     private final EncodedSection[] sections;
 
     SessionEntry(long generation, long deadline) {
-        this(generation, 0, deadline, NONE);
+        this(generation, 0, deadline, deadline, NONE);
     }
 
-    private SessionEntry(long generation, int writesInFlight, long deadline, EncodedSection[] sections) {
+    private SessionEntry(long generation, int writesInFlight, long deadline, long freshUntil, EncodedSection[] sections) {
         this.generation = generation;
         this.writesInFlight = writesInFlight;
-        this.deadline = deadline;
+        this.deadline = Math.min(deadline, freshUntil);
+        this.freshUntil = freshUntil;
         this.sections = sections;
     }
 
-    /** The same entry with a new deadline (a master answered for the session). */
+    /** The same entry with a new deadline from a master's answer (a touch), no later than {@link #freshUntil}. */
     SessionEntry withDeadline(long newDeadline) {
-        return new SessionEntry(generation, writesInFlight, newDeadline, sections);
+        return new SessionEntry(generation, writesInFlight, newDeadline, freshUntil, sections);
     }
 
     public long generation() {
@@ -76,11 +83,11 @@ public final class SessionEntry {
 
     /** A write starts: fills of earlier reads are refused from now on. */
     SessionEntry withWriteStarted(long newGeneration) {
-        return new SessionEntry(newGeneration, writesInFlight + 1, deadline, sections);
+        return new SessionEntry(newGeneration, writesInFlight + 1, deadline, freshUntil, sections);
     }
 
     /** Sections the master sent, each kept only if it is not older than what is here. */
-    SessionEntry withFetched(List<EncodedSection> fetched, long newDeadline) {
+    SessionEntry withFetched(List<EncodedSection> fetched, long newDeadline, long newFreshUntil) {
         EncodedSection[] next = Arrays.copyOf(sections, sections.length + fetched.size());
         int n = sections.length;
         for (EncodedSection f : fetched) {
@@ -91,7 +98,7 @@ public final class SessionEntry {
                 next[i] = f;
             }
         }
-        return new SessionEntry(generation, writesInFlight, newDeadline, n == next.length ? next : Arrays.copyOf(next, n));
+        return new SessionEntry(generation, writesInFlight, newDeadline, newFreshUntil, n == next.length ? next : Arrays.copyOf(next, n));
     }
 
     /**
@@ -100,7 +107,7 @@ public final class SessionEntry {
      * the delta itself, and is cached if no other write of the session is in flight here: with one in flight, it
      * may already have made a version 2 that this one must not hide.
      */
-    SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline) {
+    SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline, long newFreshUntil) {
         boolean alone = writesInFlight <= 1;
         EncodedSection[] next = Arrays.copyOf(sections, sections.length + deltas.size());
         int n = sections.length;
@@ -119,14 +126,14 @@ public final class SessionEntry {
                 next[n++] = EncodedSection.empty(delta.section()).apply(delta, 1);
             }
         }
-        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), newDeadline,
+        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), newDeadline, newFreshUntil,
                 n == next.length ? next : Arrays.copyOf(next, n));
     }
 
     /** A write failed or its outcome is unknown: without the sections it named. */
     SessionEntry withWriteFailed(List<String> names, long newGeneration) {
         SessionEntry e = without(names, newGeneration);
-        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), deadline, e.sections);
+        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), deadline, freshUntil, e.sections);
     }
 
     /** Without the named sections. */
@@ -139,7 +146,7 @@ public final class SessionEntry {
                 next[i] = next[--n];
             }
         }
-        return new SessionEntry(newGeneration, writesInFlight, deadline, Arrays.copyOf(next, n));
+        return new SessionEntry(newGeneration, writesInFlight, deadline, freshUntil, Arrays.copyOf(next, n));
     }
 
     private static int indexOf(EncodedSection[] sections, int n, String name) {

@@ -61,6 +61,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final int maxPipelined;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    /** Set when the connection is closing or closed: answers that complete after that are released, not written. */
+    private boolean closing;
 
     ApiHandler(SidecarService service, BinaryTransportCodec binary, JsonTransportCodec json, int maxPipelined) {
         this.service = service;
@@ -89,7 +91,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean binaryAnswer = acceptsBinary(request);
-        Pending p = new Pending(HttpUtil.isKeepAlive(request), binaryAnswer);
+        // After a request that could not be decoded, the decoder drops the rest of the stream: close after answering.
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess();
+        Pending p = new Pending(keepAlive, binaryAnswer);
         pending.add(p);
         if (pending.size() >= maxPipelined) {
             ctx.channel().config().setAutoRead(false);
@@ -97,8 +101,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         CompletableFuture<FullHttpResponse> answer;
         try {
             if (!request.decoderResult().isSuccess()) {
-                throw new MalformedMessageException(Status.BAD_REQUEST, "malformed HTTP request: "
-                        + request.decoderResult().cause());
+                Throwable cause = request.decoderResult().cause();
+                throw new MalformedMessageException(cause instanceof io.netty.handler.codec.http.TooLongHttpContentException
+                        ? Status.TOO_LARGE : Status.BAD_REQUEST, "HTTP request: " + cause.getMessage());
             }
             answer = route(request, binaryAnswer);
         } catch (RuntimeException e) {
@@ -331,6 +336,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     // ---- ordered answers ----
 
     private void answered(Pending p, FullHttpResponse response) {
+        if (closing || !pending.contains(p)) {
+            response.release(); // the connection is gone, or closing after an earlier answer
+            return;
+        }
         p.response = response;
         boolean wrote = false;
         while (!pending.isEmpty() && pending.peek().response != null) {
@@ -341,6 +350,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             if (head.keepAlive) {
                 ctx.write(r, ctx.voidPromise());
             } else {
+                closing = true;
                 ctx.writeAndFlush(r).addListener(f -> ctx.close());
                 pending.forEach(rest -> {
                     if (rest.response != null) {
@@ -362,6 +372,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closing = true;
         for (Pending p : pending) {
             if (p.response != null) {
                 p.response.release();

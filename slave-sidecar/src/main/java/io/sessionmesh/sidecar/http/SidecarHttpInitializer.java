@@ -10,7 +10,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 
@@ -51,7 +50,7 @@ public final class SidecarHttpInitializer extends ChannelInitializer<SocketChann
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
-                .addLast("body", new HttpObjectAggregator(config.maxBodyBytes(), true))
+                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()))
                 .addLast("api", admin ? adminHandler : new ApiHandler(service, binary, json, config.maxPipelined()));
     }
 

@@ -120,9 +120,10 @@ public final class MasterPool implements AutoCloseable {
             MasterConnection c = s.connection;
             if (c != null && c.isOpen()) {
                 c.ping(PING).whenComplete((r, e) -> {
-                    if (e != null && c.isOpen()) {
-                        lastError = "heartbeat failed: " + e.getMessage();
-                        log.warn("master {}: heartbeat failed, reconnecting: {}", name, e.getMessage());
+                    // Only a ping that got no answer in time means a hung master; a busy connection is not dead.
+                    if (e != null && c.isOpen() && MasterException.statusOf(e) == Status.TIMEOUT) {
+                        lastError = "heartbeat got no answer: " + e.getMessage();
+                        log.warn("master {}: heartbeat got no answer, reconnecting: {}", name, e.getMessage());
                         c.close();
                     }
                 });
@@ -167,10 +168,16 @@ public final class MasterPool implements AutoCloseable {
                     return;
                 }
                 connection = c;
-                if (backoffMillis > options.reconnectMin().toMillis()) {
-                    log.info("master {}: connection {} up again", name, index);
-                }
-                backoffMillis = options.reconnectMin().toMillis();
+                // The backoff starts over only once the master answers: one that accepts and then refuses (at its
+                // connection limit) must not be hammered every reconnect-min.
+                c.ping(PING).whenComplete((pong, failure) -> {
+                    if (failure == null) {
+                        if (backoffMillis > options.reconnectMin().toMillis()) {
+                            log.info("master {}: connection {} up again", name, index);
+                        }
+                        backoffMillis = options.reconnectMin().toMillis();
+                    }
+                });
                 c.closeFuture().addListener(f -> {
                     connection = null;
                     if (!closed) {
