@@ -6,8 +6,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.net.URL;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,8 +17,8 @@ import java.util.Map;
 
 /**
  * The index {@link SessionSectionsProcessor} writes: for each handler that declares sections, its HTTP methods, URL
- * patterns and sections. One line per handler, tab-separated; lists are comma-separated and every item is
- * URL-encoded (a section name may hold a comma):
+ * patterns and sections. One line per handler, tab-separated; lists are comma-separated, and in every item the
+ * characters {@code % , TAB CR LF} are written {@code %25 %2C %09 %0D %0A}:
  *
  * <pre>
  * com.example.DepositController#offer(java.lang.String)	GET	/deposits/offer	clientInfo,defaultCurrency,interestRates
@@ -109,7 +107,8 @@ public final class SectionIndex {
     static String join(List<String> items) {
         List<String> encoded = new ArrayList<>(items.size());
         for (String s : items) {
-            encoded.add(URLEncoder.encode(s, StandardCharsets.UTF_8));
+            encoded.add(s.replace("%", "%25").replace(",", "%2C").replace("\t", "%09").replace("\r", "%0D")
+                    .replace("\n", "%0A"));
         }
         return String.join(",", encoded);
     }
@@ -118,6 +117,10 @@ public final class SectionIndex {
         if (field.isEmpty()) {
             return List.of();
         }
-        return Arrays.stream(field.split(",", -1)).map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+        return Arrays.stream(field.split(",", -1)).map(SectionIndex::unescape).toList();
+    }
+
+    private static String unescape(String s) {
+        return s.replace("%2C", ",").replace("%09", "\t").replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%");
     }
 }

@@ -83,6 +83,12 @@ public class SessionMeshAutoConfiguration {
         }
 
         @Bean
+        @ConditionalOnMissingBean
+        SessionMeshErrorAdvice sessionMeshErrorAdvice() {
+            return new SessionMeshErrorAdvice();
+        }
+
+        @Bean
         WebMvcConfigurer sessionMeshWebMvc(SessionSectionsInterceptor interceptor) {
             return new WebMvcConfigurer() {
                 @Override

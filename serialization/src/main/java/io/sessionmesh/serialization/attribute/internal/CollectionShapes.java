@@ -42,7 +42,17 @@ import java.util.function.Function;
  */
 public final class CollectionShapes {
     private static final Map<Class<?>, CollectionShape> JDK_SHAPES = jdkShapes();
-    private static final Function<Class<?>, CollectionShape> GUAVA = GuavaShapes.ifPresent();
+    /** Guava's shapes, or null without Guava (then {@link GuavaShapes}, which names its types, is never loaded). */
+    private static final Function<Class<?>, CollectionShape> GUAVA = guavaPresent() ? GuavaShapes.finder() : null;
+
+    private static boolean guavaPresent() {
+        try {
+            Class.forName("com.google.common.collect.ImmutableMultimap$Builder", false, CollectionShapes.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
 
     private static final ClassValue<CollectionShape> SHAPES = new ClassValue<>() {
         @Override

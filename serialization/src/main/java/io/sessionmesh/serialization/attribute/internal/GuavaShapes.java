@@ -19,8 +19,9 @@ import java.util.Iterator;
 import java.util.function.Function;
 
 /**
- * Shapes of Guava's immutable collections. Guava is an optional dependency: this class is only loaded when
- * {@link #ifPresent()} finds Guava, so the codec works without it.
+ * Shapes of Guava's immutable collections. Guava is an optional dependency: this class refers to Guava's types,
+ * so it must not be loaded without Guava; {@link CollectionShapes} checks for Guava first and only then calls
+ * {@link #finder()}.
  *
  * <p>Guava has many implementation classes per type (RegularImmutableList, SingletonImmutableList, ...);
  * each is matched by the public type it implements and rebuilt through that type's factory, so a value
@@ -31,13 +32,8 @@ final class GuavaShapes {
     private GuavaShapes() {
     }
 
-    /** The shape finder when Guava is on the class path, otherwise {@code null}. */
-    static Function<Class<?>, CollectionShape> ifPresent() {
-        try {
-            Class.forName("com.google.common.collect.ImmutableCollection", false, GuavaShapes.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            return null;
-        }
+    /** The shape finder; call only when Guava is on the class path. */
+    static Function<Class<?>, CollectionShape> finder() {
         return GuavaShapes::shapeFor;
     }
 

@@ -1,0 +1,104 @@
+package io.sessionmesh.example;
+
+import io.sessionmesh.client.Session;
+import io.sessionmesh.client.annotation.SessionSections;
+import io.sessionmesh.client.spring.CurrentSession;
+import io.sessionmesh.example.Model.ClientInfo;
+import io.sessionmesh.example.Model.Deposit;
+import io.sessionmesh.example.Model.Offer;
+import io.sessionmesh.example.Model.OpenRequest;
+import io.sessionmesh.example.Model.Rate;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The deposit-opening flow: a login puts who the user is, their currency and the rates on offer into the shared
+ * session; the offer page reads those three sections (one batch); opening a deposit reads them and writes the
+ * deposits section. The session id travels in the X-Session-Id header (or the SESSIONMESH cookie).
+ */
+@RestController
+@RequestMapping("/deposits")
+public class DepositController {
+    private final CurrentSession session;
+
+    public DepositController(CurrentSession session) {
+        this.session = session;
+    }
+
+    /** Starts a session for a client: what a login service would do. Answers the session id. */
+    @PostMapping("/login/{clientId}")
+    @ResponseStatus(HttpStatus.CREATED)
+    public Map<String, String> login(@PathVariable String clientId) {
+        Session s = session.create();
+        s.section("clientInfo").setAttribute("client", new ClientInfo(clientId, "Anna", "Petrova",
+                LocalDate.of(1988, 4, 12), "MASS"));
+        s.section("defaultCurrency").setAttribute("currency", "RUB");
+        s.section("interestRates").setAttribute("rates", List.of(
+                new Rate("RUB", 3, new BigDecimal("15.50")), new Rate("RUB", 6, new BigDecimal("16.20")),
+                new Rate("RUB", 12, new BigDecimal("14.80")), new Rate("USD", 12, new BigDecimal("3.10"))));
+        return Map.of("sessionId", s.id());
+    }
+
+    /** The offer page: who, in which currency, at which rates. */
+    @GetMapping("/offer")
+    @SessionSections({"clientInfo", "defaultCurrency", "interestRates"})
+    public Offer offer() {
+        Session s = session.get();
+        ClientInfo client = s.section("clientInfo").getAttribute("client", ClientInfo.class);
+        String currency = s.section("defaultCurrency").getAttribute("currency", String.class);
+        return new Offer(client.firstName() + " " + client.lastName(), currency, rates(s, currency));
+    }
+
+    /** Opens a deposit at the offered rate for the term asked for. */
+    @PostMapping
+    @ResponseStatus(HttpStatus.CREATED)
+    @SessionSections({"clientInfo", "defaultCurrency", "interestRates", "deposits"})
+    public Deposit open(@RequestBody OpenRequest request) {
+        Session s = session.get();
+        String currency = s.section("defaultCurrency").getAttribute("currency", String.class);
+        Rate rate = rates(s, currency).stream().filter(r -> r.months() == request.months()).findFirst()
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.BAD_REQUEST, "no rate for " + request.months() + " months"));
+        if (request.amount() == null || request.amount().signum() <= 0) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "the amount must be positive");
+        }
+        List<Deposit> deposits = deposits(s);
+        Deposit d = new Deposit("D" + (deposits.size() + 1), currency, request.amount(), request.months(), rate.percent(),
+                LocalDate.now());
+        deposits.add(d);
+        s.section("deposits").setAttribute("opened", deposits);
+        return d;
+    }
+
+    /** The deposits opened in this session. */
+    @GetMapping
+    @SessionSections("deposits")
+    public List<Deposit> list() {
+        return deposits(session.get());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Rate> rates(Session s, String currency) {
+        List<Rate> all = s.section("interestRates").getAttribute("rates", List.class);
+        return all.stream().filter(r -> r.currency().equals(currency)).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Deposit> deposits(Session s) {
+        List<Deposit> d = s.section("deposits").getAttribute("opened", List.class);
+        return d == null ? new ArrayList<>() : new ArrayList<>(d);
+    }
+}

@@ -1,0 +1,130 @@
+package io.sessionmesh.example;
+
+import io.sessionmesh.master.MasterMain;
+import io.sessionmesh.master.testing.ServerProcess;
+import io.sessionmesh.sidecar.SidecarMain;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The example service against a real sidecar and master (processes on loopback): the flow works, and each request
+ * that declares sections makes exactly one batch read at the sidecar (counted by the sidecar's admin stats).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class DepositFlowIT {
+    static ServerProcess master;
+    static ServerProcess sidecar;
+
+    @Autowired
+    TestRestTemplate http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
+                "../master-store/target/sessionmesh-master.jar"), "--port", "0"), MasterMain.LISTENING);
+        sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
+                "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
+                "--admin-port", "0", "--vnodes", "256"), SidecarMain.LISTENING);
+        for (int i = 0; i < 100 && stats() == null; i++) {
+            Thread.sleep(50);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        sidecar.close();
+        master.close();
+    }
+
+    @DynamicPropertySource
+    static void sidecarUri(DynamicPropertyRegistry registry) {
+        registry.add("sessionmesh.sidecar-uri", () -> "http://127.0.0.1:" + sidecar.port());
+    }
+
+    /** The sidecar's admin stats as text, or null while it is not up. */
+    static String stats() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + sidecar.port(SidecarMain.ADMIN) + "/admin/stats")).build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 ? r.body() : null;
+    }
+
+    static long count(String op) throws Exception {
+        Matcher m = Pattern.compile("\"" + op + "\":(\\d+)").matcher(stats());
+        assertTrue(m.find());
+        return Long.parseLong(m.group(1));
+    }
+
+    HttpHeaders session(String id) {
+        HttpHeaders h = new HttpHeaders();
+        h.set("X-Session-Id", id);
+        h.setContentType(MediaType.APPLICATION_JSON);
+        return h;
+    }
+
+    @Test
+    void depositFlow_eachRequestMakesOneBatchRead() throws Exception {
+        @SuppressWarnings("rawtypes")
+        ResponseEntity<Map> login = http.postForEntity("/deposits/login/C1001", null, Map.class);
+        assertEquals(201, login.getStatusCode().value());
+        String id = (String) login.getBody().get("sessionId");
+        assertNotNull(id);
+        assertEquals(id, login.getHeaders().getFirst("X-Session-Id"));
+        assertTrue(login.getHeaders().get(HttpHeaders.SET_COOKIE).stream().anyMatch(c -> c.startsWith("SMROUTE=")),
+                "no route cookie on a session-bearing answer");
+
+        long reads = count("read");
+        long writes = count("write");
+        ResponseEntity<String> offer = http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(session(id)), String.class);
+        assertEquals(200, offer.getStatusCode().value(), offer.getBody());
+        assertTrue(offer.getBody().contains("\"clientName\":\"Anna Petrova\"") && offer.getBody().contains("\"currency\":\"RUB\""),
+                offer.getBody());
+        assertEquals(reads + 1, count("read"), "the offer's three sections were not read in one batch");
+        assertEquals(writes, count("write"), "a read-only request wrote");
+
+        ResponseEntity<String> opened = http.exchange("/deposits", HttpMethod.POST,
+                new HttpEntity<>("{\"amount\": 100000, \"months\": 6}", session(id)), String.class);
+        assertEquals(201, opened.getStatusCode().value(), opened.getBody());
+        assertTrue(opened.getBody().contains("\"percent\":16.20"), opened.getBody());
+        assertEquals(reads + 2, count("read"), "opening a deposit read its four sections in more than one call");
+        assertEquals(writes + 1, count("write"), "opening a deposit did not save once");
+
+        ResponseEntity<String> list = http.exchange("/deposits", HttpMethod.GET, new HttpEntity<>(session(id)), String.class);
+        assertTrue(list.getBody().contains("\"id\":\"D1\""), list.getBody());
+        assertEquals(reads + 3, count("read"));
+        assertEquals(writes + 1, count("write"), "a read changed nothing but was saved");
+
+        ResponseEntity<String> bad = http.exchange("/deposits", HttpMethod.POST,
+                new HttpEntity<>("{\"amount\": 5, \"months\": 7}", session(id)), String.class);
+        assertEquals(400, bad.getStatusCode().value());
+        ResponseEntity<String> noSession = http.getForEntity("/deposits/offer", String.class);
+        assertEquals(404, noSession.getStatusCode().value(), noSession.getBody());
+        assertTrue(noSession.getBody().contains("carries no session id"), noSession.getBody());
+        HttpHeaders unknown = session("NoSuchSessionAnywhere");
+        assertEquals(404, http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(unknown), String.class)
+                .getStatusCode().value());
+    }
+}
