@@ -92,7 +92,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean binaryAnswer = acceptsBinary(request);
         // After a request that could not be decoded, the decoder drops the rest of the stream: close after answering.
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess();
+        // A body over max-body is different: the aggregator skips it and the stream stays in step.
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && (request.decoderResult().isSuccess()
+                || request.decoderResult().cause() instanceof io.netty.handler.codec.http.TooLongHttpContentException);
         Pending p = new Pending(keepAlive, binaryAnswer);
         pending.add(p);
         if (pending.size() >= maxPipelined) {

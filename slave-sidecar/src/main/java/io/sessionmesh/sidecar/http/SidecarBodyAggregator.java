@@ -14,7 +14,7 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 /**
  * Netty's aggregator with one change: a body over {@code max-body} is not answered here (that 413 would overtake the
  * answers still due on a pipelined connection) but passed on as a failed request, which {@link ApiHandler} answers
- * in its turn, closing the connection after it. The rest of the oversized body is skipped, never buffered.
+ * in its turn. The rest of the oversized body is skipped, never buffered, and the connection goes on.
  */
 final class SidecarBodyAggregator extends HttpObjectAggregator {
     SidecarBodyAggregator(int maxBodyBytes) {
