@@ -7,6 +7,7 @@ import io.sessionmesh.sidecar.http.SidecarHttpInitializer;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
+import io.sessionmesh.sidecar.service.InvalidationHandler;
 import io.sessionmesh.sidecar.service.SidecarService;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -21,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +41,8 @@ public final class SidecarServer implements AutoCloseable {
     private final Channel api;
     private final Channel admin;
     private volatile boolean closed;
+    /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
+    private final UUID holderId = UUID.randomUUID();
 
     private SidecarServer(SidecarConfig config) throws InterruptedException {
         this.config = config;
@@ -48,10 +52,12 @@ public final class SidecarServer implements AutoCloseable {
         MasterConnection.Options connection = new MasterConnection.Options(config.masterConnectTimeout(),
                 config.masterTimeout(), config.masterMaxInFlight(), config.transportLimits());
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
-                config.reconnectMax(), config.heartbeatInterval());
-        this.router = new MasterRouter(config.masters(), config.vnodes(), pool, workers, null);
-        this.service = new SidecarService(router, new SectionCache(config.cacheMaxBytes(), config.cacheTtl()),
-                new SidecarMetrics(), config.schemaCache());
+                config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
+        SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());
+        SidecarMetrics metrics = new SidecarMetrics();
+        this.router = new MasterRouter(config.masters(), config.vnodes(), pool, workers,
+                new InvalidationHandler(cache, metrics));
+        this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());
         try {
             router.start();
             api = bind(config.bind(), config.port(), false);

@@ -4,7 +4,12 @@ import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.InputStream;
+import io.sessionmesh.master.protocol.FrameHeader;
+import io.sessionmesh.master.protocol.Opcodes;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.nio.ByteBuffer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -19,8 +24,36 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A master that accepts connections and never answers (hung): the sidecar answers 504 within its timeout. */
+/**
+ * A master that accepts connections, lets the sidecar register, and then never answers (hung): the sidecar answers
+ * 504 within its timeout.
+ */
 class UnresponsiveMasterTest {
+    /** Reads frames; answers REGISTER (lease 2 s, slot 0) and nothing else. */
+    static void answerOnlyRegister(Socket s) {
+        try {
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            while (true) {
+                byte[] header = new byte[16];
+                in.readFully(header);
+                ByteBuffer h = ByteBuffer.wrap(header);
+                int opcode = header[5];
+                int id = h.getInt(8);
+                in.readFully(new byte[h.getInt(12)]);
+                if (opcode == Opcodes.REGISTER) {
+                    ByteBuffer answer = ByteBuffer.allocate(16 + 5);
+                    answer.putInt(FrameHeader.MAGIC).put((byte) 1).put((byte) Opcodes.REGISTER)
+                            .put((byte) FrameHeader.FLAG_RESPONSE).put((byte) 0).putInt(id).putInt(5).putInt(2000).put((byte) 0);
+                    out.write(answer.array());
+                    out.flush();
+                }
+            }
+        } catch (java.io.IOException e) {
+            // closed
+        }
+    }
+
     @Test
     void hungMaster_is504_withinTheMasterTimeout() throws Exception {
         List<Socket> accepted = new ArrayList<>();
@@ -30,14 +63,7 @@ class UnresponsiveMasterTest {
                     while (true) {
                         Socket s = blackHole.accept();
                         accepted.add(s);
-                        InputStream in = s.getInputStream();
-                        Thread drain = new Thread(() -> {
-                            try {
-                                in.transferTo(java.io.OutputStream.nullOutputStream());
-                            } catch (java.io.IOException e) {
-                                // closed
-                            }
-                        });
+                        Thread drain = new Thread(() -> answerOnlyRegister(s));
                         drain.setDaemon(true);
                         drain.start();
                     }

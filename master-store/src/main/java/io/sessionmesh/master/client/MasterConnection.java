@@ -7,6 +7,7 @@ import io.sessionmesh.master.protocol.FrameDecoder;
 import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.InvalidFrame;
 import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.master.protocol.Registration;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
 import io.sessionmesh.serialization.transport.EncodedReadResult;
 import io.sessionmesh.serialization.transport.ReadRequest;
@@ -38,9 +39,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -62,15 +63,23 @@ public final class MasterConnection implements AutoCloseable {
         this.channel = channel;
         this.codec = codec;
         this.peer = peer;
+        channel.pipeline().get(RequestTable.class).connection = this;
+    }
+
+    /** Receives the frames a master sends unasked (INVALIDATE), on the connection's event loop, in stream order. */
+    @FunctionalInterface
+    public interface PushHandler {
+        /** The frame is released after the call. */
+        void onPush(MasterConnection connection, Frame push);
     }
 
     /**
      * Connects, waiting at most {@code connectTimeout}.
      *
-     * @param pushes receives frames the master sends unasked (may be null); they are released after the call
+     * @param pushes receives frames the master sends unasked (may be null: they are dropped)
      */
     public static CompletableFuture<MasterConnection> connect(EventLoopGroup group, InetSocketAddress address,
-                                                              Options options, Consumer<Frame> pushes) {
+                                                              Options options, PushHandler pushes) {
         BinaryTransportCodec codec = new BinaryTransportCodec(options.limits);
         String peer = "master " + address.getHostString() + ":" + address.getPort();
         Bootstrap b = new Bootstrap()
@@ -218,6 +227,22 @@ public final class MasterConnection implements AutoCloseable {
                 f -> FrameBodies.readSessionTimes(f.body()), flush);
     }
 
+    /**
+     * REGISTER: this connection belongs to the cache {@code holder}; on its control connection the master pushes
+     * invalidations and the answer (as every PING answer there) grants its lease.
+     */
+    public CompletableFuture<Registration.Answer> register(UUID holder, boolean control) {
+        return request(Opcodes.REGISTER, alloc -> Registration.writeRequest(FrameHeader.reserve(alloc,
+                Registration.REQUEST_BYTES), holder, control), f -> Registration.readAnswer(f.body()), true);
+    }
+
+    /** Confirms a push (an INVALIDATE) to the master: on the event loop, after acting on it. */
+    public void confirmPush(Frame push) {
+        ByteBuf b = channel.alloc().directBuffer(FrameHeader.BYTES);
+        FrameHeader.write(b, push.opcode(), FrameHeader.FLAG_RESPONSE, Status.OK, push.requestId(), 0);
+        channel.writeAndFlush(b, channel.voidPromise());
+    }
+
     /** Sends a ping; the answer carries the same bytes. */
     public CompletableFuture<byte[]> ping(byte[] payload) {
         return send(Opcodes.PING, payload, MasterConnection::bytes);
@@ -279,9 +304,13 @@ public final class MasterConnection implements AutoCloseable {
         return pending.future;
     }
 
+    /** Closes the connection; waits (at most 5 s) for it to be closed, except on its own event loop. */
     @Override
     public void close() {
-        channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        ChannelFuture closing = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            closing.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
     }
 
     private static byte[] bytes(Frame f) {
@@ -349,13 +378,14 @@ public final class MasterConnection implements AutoCloseable {
 
         private final String peer;
         private final Options options;
-        private final Consumer<Frame> pushes;
+        private final PushHandler pushes;
+        private volatile MasterConnection connection;
         private final IntObjectHashMap<Pending<?>> waiting = new IntObjectHashMap<>();
         private final ArrayDeque<Pending<?>> byDeadline = new ArrayDeque<>();
         private ScheduledFuture<?> sweeper;
         private int nextId = 1;
 
-        RequestTable(String peer, Options options, Consumer<Frame> pushes) {
+        RequestTable(String peer, Options options, PushHandler pushes) {
             this.peer = peer;
             this.options = options;
             this.pushes = pushes;
@@ -440,8 +470,8 @@ public final class MasterConnection implements AutoCloseable {
             Frame frame = (Frame) msg;
             try {
                 if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
-                    if (pushes != null) {
-                        pushes.accept(frame);
+                    if (pushes != null && connection != null) {
+                        pushes.onPush(connection, frame);
                     }
                     return;
                 }

@@ -24,6 +24,8 @@ import java.util.Map;
  *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one connection that does not read them; past it the connection is closed</td></tr>
  *   <tr><td>connection-idle-timeout</td><td>2m</td><td>a connection from which nothing is read this long is closed</td></tr>
  *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
+ *   <tr><td>lease</td><td>2s</td><td>how long a cache (sidecar) may serve what it holds after the master last heard
+ *       from it on its control connection; the longest a write waits for a cache that does not confirm an invalidation</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
  *       max-section, max-sections, max-session, max-sessions, max-store, max-schemas, max-schema</td>
  *       <td>see {@link StoreLimits}</td><td>the store's limits</td></tr>
@@ -37,6 +39,7 @@ public final class MasterConfig {
     public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
     public static final Duration DEFAULT_CONNECTION_IDLE_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(2);
 
     private final String bind;
     private final int port;
@@ -47,6 +50,7 @@ public final class MasterConfig {
     private final long maxOutboundBytes;
     private final Duration connectionIdleTimeout;
     private final Duration shutdownGrace;
+    private final Duration lease;
     private final StoreLimits store;
 
     private MasterConfig(ConfigSource c) {
@@ -60,6 +64,7 @@ public final class MasterConfig {
         connectionIdleTimeout = c.duration("connection-idle-timeout", DEFAULT_CONNECTION_IDLE_TIMEOUT,
                 Duration.ofMillis(100), Duration.ofDays(1));
         shutdownGrace = c.duration("shutdown-grace", DEFAULT_SHUTDOWN_GRACE, Duration.ZERO, Duration.ofMinutes(10));
+        lease = c.duration("lease", DEFAULT_LEASE, Duration.ofMillis(100), Duration.ofMinutes(1));
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
         Duration year = Duration.ofDays(365);
@@ -140,6 +145,11 @@ public final class MasterConfig {
         return store;
     }
 
+    /** How long a cache's lease runs from the master's last answer to it on its control connection. */
+    public Duration lease() {
+        return lease;
+    }
+
     /** Limits for the transport codec, in line with the store's. */
     public TransportLimits transportLimits() {
         return TransportLimits.builder()
@@ -161,6 +171,7 @@ public final class MasterConfig {
         m.put("max-outbound", Units.formatSize(maxOutboundBytes));
         m.put("connection-idle-timeout", Units.formatDuration(connectionIdleTimeout));
         m.put("shutdown-grace", Units.formatDuration(shutdownGrace));
+        m.put("lease", Units.formatDuration(lease));
         m.put("idle-timeout", Units.formatDuration(store.defaultIdleTimeout()));
         m.put("max-idle-timeout", Units.formatDuration(store.maxIdleTimeout()));
         m.put("max-lifetime", Units.formatDuration(store.maxLifetime()));

@@ -28,7 +28,7 @@ public final class FrameHeader {
     public static final int BYTES = 16;
     /** Set on every answer to a request. */
     public static final int FLAG_RESPONSE = 0x01;
-    /** Set on a frame the master sends unasked (request id 0); none is defined in version 1. */
+    /** Set on a frame the master sends unasked (an INVALIDATE), with a push id of its own in the request id field. */
     public static final int FLAG_PUSH = 0x02;
     /** Flags a reader must understand. */
     public static final int MUST_UNDERSTAND_FLAGS = 0x0F;

@@ -23,9 +23,17 @@ public final class Opcodes {
     public static final int SCHEMA_FETCH = 0x08;
     /** The master's figures as a JSON object of numbers. */
     public static final int STATS = 0x09;
+    /**
+     * Pushed by the master (flag PUSH, a push id of its own) on a holder's control connection: sections of a session
+     * changed; the holder answers it (flag RESPONSE, same id) once it no longer serves the old copies.
+     */
+    public static final int INVALIDATE = 0x0A;
+    /** A cache names itself on a connection; on its control connection this also starts its lease. */
+    public static final int REGISTER = 0x0B;
 
     private static final String[] NAMES = {
-        null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS",
+        null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
+        "REGISTER",
     };
 
     private Opcodes() {

@@ -1,6 +1,12 @@
 package io.sessionmesh.master.server;
 
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.coherence.Holder;
+import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.coherence.PushTable;
 import io.sessionmesh.master.protocol.Frame;
+import io.sessionmesh.master.protocol.Registration;
 import io.sessionmesh.master.protocol.FrameBodies;
 import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.InvalidFrame;
@@ -19,6 +25,7 @@ import io.sessionmesh.serialization.transport.WriteRequest;
 import io.sessionmesh.serialization.transport.WriteResult;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -46,7 +53,7 @@ import java.time.Duration;
  * (the client does not read), reading stops too; answers queued beyond {@code maxOutboundBytes} close the
  * connection. Nothing here affects other connections.
  */
-final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
+final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements PushTable.Sink {
     /** Answers are gathered into a buffer of about this size before it is written. */
     static final int BATCH_BYTES = 16 << 10;
     /** An answer at least this large is written in a buffer of its own, not copied into the batch. */
@@ -61,16 +68,24 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
     private final StatsSource stats;
     private final int maxInFlight;
     private final long maxOutboundBytes;
+    private final HolderRegistry holders;
 
     private ChannelHandlerContext ctx;
     /** Answers not yet written to the channel, and how many. */
     private ByteBuf batch;
     private int batchAnswers;
-    /** Answers made and not yet on the socket (in the batch, or written and not yet completed). */
+    /** Answers made and not yet on the socket (in the batch, or written and not yet completed, or waiting on a fence). */
     private int inFlight;
+    /** The cache this connection belongs to (null: an anonymous client, which caches nothing). */
+    private Holder holder;
+    /** Its pushes, when this is its control connection. */
+    private PushTable pushes;
+    private Invalidator invalidator;
 
     MasterRequestHandler(SessionStore store, BinaryTransportCodec codec, ServerCounters counters, StatsSource stats,
-                         int maxInFlight, long maxOutboundBytes) {
+                         int maxInFlight, long maxOutboundBytes, HolderRegistry holders) {
+        this.holders = holders;
+        this.invalidator = holders.invalidatorFor(null);
         this.store = store;
         this.codec = codec;
         this.counters = counters;
@@ -108,13 +123,17 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         }
         Frame frame = (Frame) msg;
         try {
+            if (frame.isResponse() && frame.opcode() == Opcodes.INVALIDATE && pushes != null) {
+                pushes.confirmed(frame.requestId()); // a holder confirms an invalidation: no answer
+                return;
+            }
             counters.requests.increment();
             if (inFlight >= maxInFlight) {
                 counters.inFlightRefused.increment();
                 FrameBodies.appendError(batch(), frame.opcode(), frame.requestId(), Status.UNAVAILABLE,
                         "more than " + maxInFlight + " requests in flight on this connection; wait for answers");
-            } else {
-                answer(frame);
+            } else if (!answer(frame)) {
+                return; // answered later, when its fence is done
             }
             answered();
         } finally {
@@ -122,8 +141,8 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Appends the answer to one request. */
-    private void answer(Frame frame) {
+    /** Appends the answer to one request; false if it will be answered later (a write waiting on its fence). */
+    private boolean answer(Frame frame) {
         int op = frame.opcode();
         int id = frame.requestId();
         ByteBuf body = frame.body();
@@ -131,22 +150,32 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
         try {
             if (frame.isResponse()) {
                 throw new MalformedMessageException(Status.BAD_REQUEST, "a client sent an answer frame (flags 0x"
-                        + Integer.toHexString(frame.flags()) + ")");
+                        + Integer.toHexString(frame.flags()) + ")" + (op == Opcodes.INVALIDATE
+                        ? " confirming an invalidation on a connection that is not its control connection" : ""));
             }
             switch (op) {
                 case Opcodes.READ -> {
-                    EncodedReadResult result = store.read(FrameBodies.readMessage(codec, body, ReadRequest.class));
+                    EncodedReadResult result = store.read(FrameBodies.readMessage(codec, body, ReadRequest.class),
+                            holder == null ? 0 : holder.bit());
                     ByteBuf out = target(FrameBodies.readResultFrameSize(codec, result) + FrameBodies.SESSION_TIMES_BYTES);
                     int start = out.writerIndex();
                     FrameBodies.appendReadResult(out, codec, id, result);
                     appendTimes(out, start, result.sessionId());
                 }
                 case Opcodes.WRITE -> {
-                    WriteResult result = store.write(FrameBodies.readMessage(codec, body, WriteRequest.class));
-                    ByteBuf out = batch();
+                    SessionStore.Written written = store.write(FrameBodies.readMessage(codec, body, WriteRequest.class),
+                            holder == null ? 0 : holder.bit(), invalidator);
+                    WriteResult result = written.result();
+                    boolean now = written.fence() == null || written.fence().isDone();
+                    ByteBuf out = now ? batch() : ctx.alloc().directBuffer(FrameHeader.BYTES + 64
+                            + codec.encodedSize(result) + FrameBodies.SESSION_TIMES_BYTES);
                     int start = out.writerIndex();
                     FrameBodies.appendMessage(out, codec, op, ok, id, result);
                     appendTimes(out, start, result.sessionId());
+                    if (!now) {
+                        answerAfter(written.fence(), out);
+                        return false;
+                    }
                 }
                 case Opcodes.TOUCH -> {
                     String sessionId = FrameBodies.readSessionId(body);
@@ -158,7 +187,12 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
                 }
                 case Opcodes.CREATE -> create(id, body);
                 case Opcodes.DELETE -> {
-                    store.delete(FrameBodies.readSessionId(body));
+                    Fence fence = store.delete(FrameBodies.readSessionId(body), holder == null ? 0 : holder.bit(), invalidator);
+                    if (fence != null && !fence.isDone()) {
+                        answerAfter(fence, FrameBodies.appendBytes(ctx.alloc().directBuffer(FrameHeader.BYTES), op, ok,
+                                Status.OK, id, EMPTY));
+                        return false;
+                    }
                     FrameBodies.appendBytes(batch(), op, ok, Status.OK, id, EMPTY);
                 }
                 case Opcodes.PING -> {
@@ -166,8 +200,12 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
                         throw new MalformedMessageException(Status.TOO_LARGE, "ping body of " + body.readableBytes()
                                 + " bytes is above the limit of " + FrameHeader.MAX_PING_BYTES);
                     }
+                    if (pushes != null) {
+                        holder.granted(System.nanoTime() + holders.leaseNanos());
+                    }
                     FrameBodies.appendCopy(batch(), op, ok, Status.OK, id, body);
                 }
+                case Opcodes.REGISTER -> register(id, body);
                 case Opcodes.SCHEMA_PUBLISH -> {
                     long uid = FrameBodies.readUid(body, false);
                     byte[] schema = new byte[body.readableBytes() - 8];
@@ -198,6 +236,77 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter {
             log.error("{} request failed on {}", Opcodes.name(op), ctx.channel(), e);
             FrameBodies.appendError(batch(), op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
         }
+        return true;
+    }
+
+    /**
+     * REGISTER: this connection belongs to a cache from now on (its reads make it a holder, its writes do not
+     * invalidate itself); on its control connection, invalidations are pushed here and the answer grants its lease.
+     */
+    private void register(int id, ByteBuf body) {
+        Registration.Request request = Registration.readRequest(body);
+        if (holder != null && !holder.id().equals(request.holder())) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "this connection is already registered as another holder");
+        }
+        if (holder == null) {
+            holder = holders.connect(request.holder());
+            invalidator = holders.invalidatorFor(holder);
+        }
+        if (request.control() && pushes == null) {
+            pushes = new PushTable(holder, this, ctx.channel().eventLoop(), holders.counters());
+            holder.control(pushes);
+        }
+        if (pushes != null) {
+            holder.granted(System.nanoTime() + holders.leaseNanos());
+        }
+        ByteBuf out = batch();
+        out.ensureWritable(FrameHeader.BYTES + Registration.ANSWER_BYTES);
+        FrameHeader.write(out, Opcodes.REGISTER, FrameHeader.FLAG_RESPONSE, Status.OK, id, Registration.ANSWER_BYTES);
+        out.writeInt((int) holders.leaseMillis());
+        out.writeByte(holder.slot());
+    }
+
+    /** A write's answer, made now and sent once its fence is done (on this connection's loop). */
+    private void answerAfter(Fence fence, ByteBuf answer) {
+        inFlight++;
+        fence.whenDone(() -> {
+            try {
+                ctx.executor().execute(() -> {
+                    holders.counters().fenceDone(fence.elapsedNanos());
+                    writeBatch();
+                    ctx.writeAndFlush(answer).addListener(new Written(1));
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                answer.release(); // shutting down
+            }
+        });
+        if (inFlight >= maxInFlight && ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    // ---- pushes (PushTable.Sink), on this connection's loop ----
+
+    @Override
+    public void writePush(ByteBuf frame) {
+        writeBatch();
+        ctx.writeAndFlush(frame, ctx.voidPromise());
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return ctx.alloc();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (pushes != null) {
+            pushes.closed();
+        }
+        if (holder != null) {
+            holders.disconnect(holder);
+        }
+        super.channelInactive(ctx);
     }
 
     /** Appends the session's times to the frame that starts at {@code frameStart} (PROTOCOL.md 3.2). */

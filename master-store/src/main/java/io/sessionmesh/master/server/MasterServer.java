@@ -1,5 +1,6 @@
 package io.sessionmesh.master.server;
 
+import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.Ticker;
@@ -29,7 +30,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running master: the store, the Netty server in front of it, and the expiry sweeper. {@link #start} binds
+ * A running master: the store, the Netty server in front of it, the caches registered with it, and the timer
+ * thread (expiry sweeps, lease ends). {@link #start} binds
  * and returns; {@link #close} shuts down gracefully: stops accepting, stops reading, lets the answers already
  * made reach their sockets (up to the shutdown grace), then closes every connection.
  */
@@ -43,6 +45,7 @@ public final class MasterServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup("master-connections", GlobalEventExecutor.INSTANCE);
     private final ScheduledExecutorService sweeper;
+    private final HolderRegistry holders;
     private final Channel serverChannel;
     private volatile boolean closed;
 
@@ -53,10 +56,11 @@ public final class MasterServer implements AutoCloseable {
         this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("master-io", true),
                 NioIoHandler.newFactory());
         this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "master-expiry");
+            Thread t = new Thread(r, "master-timers");
             t.setDaemon(true);
             return t;
         });
+        this.holders = new HolderRegistry(config.lease().toMillis(), sweeper);
         try {
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -65,7 +69,8 @@ public final class MasterServer implements AutoCloseable {
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                    .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels));
+                    .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels,
+                            holders));
             serverChannel = b.bind(config.bind(), config.port()).sync().channel();
         } catch (RuntimeException | InterruptedException e) {
             shutdownLoops();
@@ -109,10 +114,16 @@ public final class MasterServer implements AutoCloseable {
         return config;
     }
 
+    /** The caches registered with this master. */
+    public HolderRegistry holders() {
+        return holders;
+    }
+
     /** The store's and the server's figures. */
     public Map<String, Long> stats() {
         Map<String, Long> stats = new LinkedHashMap<>(store.stats());
         counters.putInto(stats);
+        holders.putInto(stats);
         return stats;
     }
 

@@ -1,5 +1,6 @@
 package io.sessionmesh.master.server;
 
+import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.protocol.FrameDecoder;
 import io.sessionmesh.master.store.SessionStore;
@@ -26,9 +27,11 @@ final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
     private final ConnectionLimiter limiter;
     private final MasterRequestHandler.StatsSource stats;
     private final ChannelGroup channels;
+    private final HolderRegistry holders;
 
     MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters,
-                            MasterRequestHandler.StatsSource stats, ChannelGroup channels) {
+                            MasterRequestHandler.StatsSource stats, ChannelGroup channels, HolderRegistry holders) {
+        this.holders = holders;
         this.config = config;
         this.store = store;
         this.codec = new BinaryTransportCodec(config.transportLimits());
@@ -46,6 +49,6 @@ final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast("idle", new IdleStateHandler(config.connectionIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
                 .addLast("requests", new MasterRequestHandler(store, codec, counters, stats, config.maxInFlight(),
-                        config.maxOutboundBytes()));
+                        config.maxOutboundBytes(), holders));
     }
 }

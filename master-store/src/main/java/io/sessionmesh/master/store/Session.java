@@ -1,11 +1,14 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.serialization.transport.EncodedSection;
 
 /**
  * One session: its sections and its clock. The sections array is copy-on-write: a write builds a new array
  * (sharing the untouched sections) and publishes it with one volatile store, so a reader always sees every
- * delta of a write or none. Writers of one session take its monitor; readers take nothing.
+ * delta of a write or none. Writers of one session take its monitor; anonymous readers take nothing, readers that
+ * cache what they read (sidecars) take the monitor too, to note themselves as holders in step with the sections
+ * they see.
  */
 final class Session {
     static final EncodedSection[] NO_SECTIONS = {};
@@ -21,6 +24,15 @@ final class Session {
     long bytes;
     /** Set once, under this, when the session leaves the store (deleted or expired). */
     volatile boolean removed;
+    /**
+     * Which caches hold each section ({@link io.sessionmesh.master.coherence.HolderRegistry} bits), index for index
+     * with {@link #sections}; null until a cache first reads the session. Guarded by this.
+     */
+    long[] holders;
+    /** Caches that read a section the session does not have (they hold it as empty, version 0). Guarded by this. */
+    long absentHolders;
+    /** The last write of the session whose acknowledgement waits for invalidations, or null. Guarded by this. */
+    Fence fence;
 
     Session(String id, long now, long idleTimeout, long maxLifetime) {
         this.id = id;

@@ -1,5 +1,8 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.master.coherence.Invalidator;
 import io.sessionmesh.serialization.transport.EncodedReadResult;
 import io.sessionmesh.serialization.transport.EncodedSection;
 import io.sessionmesh.serialization.transport.ReadRequest;
@@ -139,13 +142,45 @@ public final class SessionStore {
      * @throws StoreException NOT_FOUND for an unknown, deleted or expired session
      */
     public EncodedReadResult read(ReadRequest request) {
+        return read(request, 0);
+    }
+
+    /**
+     * A read by a cache that will keep what it reads: {@code holderBit} (its {@link HolderRegistry} bit) is noted on
+     * every section read, in step with the state read, so that any later write of those sections tells it.
+     */
+    public EncodedReadResult read(ReadRequest request, long holderBit) {
         Session session = live(request.sessionId(), ticker.millis());
-        EncodedSection[] snapshot = session.sections;
         List<String> wanted = request.sectionNames();
         List<EncodedSection> out = new ArrayList<>(wanted.size());
-        for (String name : wanted) {
-            int i = indexOf(snapshot, snapshot.length, name);
-            out.add(i >= 0 ? snapshot[i] : EncodedSection.empty(name));
+        if (holderBit == 0) {
+            EncodedSection[] snapshot = session.sections;
+            for (String name : wanted) {
+                int i = indexOf(snapshot, snapshot.length, name);
+                out.add(i >= 0 ? snapshot[i] : EncodedSection.empty(name));
+            }
+        } else {
+            synchronized (session) {
+                if (session.removed) {
+                    throw gone(session, ticker.millis());
+                }
+                EncodedSection[] snapshot = session.sections;
+                long[] holders = session.holders;
+                if (holders == null || holders.length < snapshot.length) {
+                    holders = session.holders = holders == null ? new long[snapshot.length]
+                            : Arrays.copyOf(holders, snapshot.length);
+                }
+                for (String name : wanted) {
+                    int i = indexOf(snapshot, snapshot.length, name);
+                    if (i >= 0) {
+                        out.add(snapshot[i]);
+                        holders[i] |= holderBit;
+                    } else {
+                        out.add(EncodedSection.empty(name));
+                        session.absentHolders |= holderBit;
+                    }
+                }
+            }
         }
         counters.reads.increment();
         counters.sectionsRead.add(wanted.size());
@@ -160,11 +195,26 @@ public final class SessionStore {
      *     (the store is full); nothing is applied
      */
     public WriteResult write(WriteRequest request) {
+        return write(request, 0, Invalidator.NONE).result();
+    }
+
+    /** A write's answer, and what its acknowledgement must wait for (null: nothing). */
+    public record Written(WriteResult result, Fence fence) {
+    }
+
+    /**
+     * A write by {@code writerBit} (0: a client that caches nothing): applied as {@link #write(WriteRequest)}, then,
+     * under the session's lock, every other cache that holds a section it changed is told through
+     * {@code invalidator} and stops being a holder; the writer becomes the only holder of those sections (it merges
+     * its own write into its cache).
+     */
+    public Written write(WriteRequest request, long writerBit, Invalidator invalidator) {
         long now = ticker.millis();
         Session session = live(request.sessionId(), now);
         List<SectionDelta> deltas = request.deltas();
         long[] versions = new long[deltas.size()];
         int d = 0;
+        Fence fence;
         try {
             synchronized (session) {
                 if (session.removed) {
@@ -215,6 +265,7 @@ public final class SessionStore {
                 session.sections = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
                 session.touch(now);
+                fence = invalidate(session, deltas, versions, writerBit, invalidator);
             }
         } catch (StoreException e) {
             if (e.status() == Status.TOO_LARGE) {
@@ -223,7 +274,50 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return WriteResult.of(request, versions);
+        return new Written(WriteResult.of(request, versions), fence);
+    }
+
+    /**
+     * The holder bookkeeping of a write just published (under the session's lock): who else holds a section it
+     * changed, and the fence its acknowledgement waits for.
+     */
+    private static Fence invalidate(Session session, List<SectionDelta> deltas, long[] versions, long writerBit,
+                                    Invalidator invalidator) {
+        long[] holders = session.holders;
+        EncodedSection[] sections = session.sections;
+        long others = 0;
+        if (holders != null || writerBit != 0) {
+            if (holders == null || holders.length < sections.length) {
+                holders = session.holders = holders == null ? new long[sections.length]
+                        : Arrays.copyOf(holders, sections.length);
+            }
+            long self = writerBit == HolderRegistry.SHARED_BIT ? 0 : writerBit;
+            for (SectionDelta delta : deltas) {
+                int i = indexOf(sections, sections.length, delta.section());
+                // A section new with this write was held, as empty, by every cache that read it absent.
+                others |= (holders[i] | (isNew(sections[i]) ? session.absentHolders : 0)) & ~self;
+                holders[i] = writerBit;
+            }
+        }
+        Fence previous = session.fence;
+        if (previous != null && previous.isDone()) {
+            previous = session.fence = null;
+        }
+        if (others == 0 && previous == null) {
+            return null;
+        }
+        String[] names = new String[deltas.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = deltas.get(i).section();
+        }
+        Fence fence = invalidator.invalidate(session.id, others, names, versions, previous);
+        session.fence = fence == null || fence.isDone() ? null : fence;
+        return fence;
+    }
+
+    /** Whether a section was just made by the write that produced it (its first version). */
+    private static boolean isNew(EncodedSection section) {
+        return section.version() == 1;
     }
 
     /**
@@ -232,13 +326,45 @@ public final class SessionStore {
      * @throws StoreException NOT_FOUND if there is no such live session
      */
     public void delete(String sessionId) {
+        delete(sessionId, 0, Invalidator.NONE);
+    }
+
+    /**
+     * Removes a session at once, telling every cache that holds any of it except {@code deleterBit} (which drops it
+     * itself); returns what the acknowledgement waits for (null: nothing).
+     *
+     * @throws StoreException NOT_FOUND if there is no such live session
+     */
+    public Fence delete(String sessionId, long deleterBit, Invalidator invalidator) {
         Session session = sessions.get(sessionId);
         long now = ticker.millis();
-        if (session == null || session.removed || session.isExpired(now) || !remove(session)) {
+        if (session == null || session.removed || session.isExpired(now)) {
             throw gone(session, now);
         }
+        Fence fence;
+        synchronized (session) {
+            if (session.removed) {
+                throw gone(session, now);
+            }
+            long all = session.absentHolders;
+            if (session.holders != null) {
+                for (long h : session.holders) {
+                    all |= h;
+                }
+            }
+            long self = deleterBit == HolderRegistry.SHARED_BIT ? 0 : deleterBit;
+            all &= ~self;
+            Fence previous = session.fence != null && !session.fence.isDone() ? session.fence : null;
+            fence = all == 0 && previous == null ? null
+                    : invalidator.invalidate(session.id, all, NO_NAMES, NO_VERSIONS, previous);
+            remove(session);
+        }
         counters.deletes.increment();
+        return fence;
     }
+
+    private static final String[] NO_NAMES = {};
+    private static final long[] NO_VERSIONS = {};
 
     /**
      * Extends a session's idle time; no section changes version.
@@ -311,6 +437,9 @@ public final class SessionStore {
             // The expiry wheel may hold the session until its bucket comes due: let the data go now.
             session.sections = Session.NO_SECTIONS;
             session.bytes = 0;
+            // Caches in front find out by themselves: their copies expire by the times the master gave them.
+            session.holders = null;
+            session.fence = null;
         }
         sessions.remove(session.id, session);
         return true;

@@ -1,5 +1,6 @@
 package io.sessionmesh.master.server;
 
+import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.protocol.FrameDecoder;
 import io.sessionmesh.master.protocol.FrameHeader;
 import io.sessionmesh.master.protocol.Opcodes;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,10 +37,11 @@ class MasterRequestHandlerTest {
     private final SessionStore store = new SessionStore(StoreLimits.builder().maxAttributeBytes(1000).maxSectionBytes(4000)
             .maxSessionBytes(8000).build(), Ticker.SYSTEM);
     private final ServerCounters counters = new ServerCounters();
+    private final HolderRegistry holders = new HolderRegistry(2000, Executors.newSingleThreadScheduledExecutor());
 
     private EmbeddedChannel channel(int maxInFlight) {
         return new EmbeddedChannel(new FrameDecoder(1 << 16),
-                new MasterRequestHandler(store, codec, counters, () -> "{}".getBytes(), maxInFlight, 1 << 20));
+                new MasterRequestHandler(store, codec, counters, () -> "{}".getBytes(), maxInFlight, 1 << 20, holders));
     }
 
     static ByteBuf request(int opcode, int id, byte[] body) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 
 /**
  * The sidecar's cache: session id to {@link SessionEntry}, bounded by bytes (Caffeine's size-aware W-TinyLFU
@@ -24,7 +25,10 @@ import java.util.concurrent.atomic.LongAdder;
  * idle timeout from then, or the end of its lifetime if sooner). Reads served from the cache do not extend it: they
  * are forwarded to the master as touches, and the touch's answer extends it. So the cache never serves a session its
  * master has expired. Nor does it keep sections longer than {@code maxTtl} after a master last sent them: touches do
- * not extend past that, which bounds how stale a section written through another sidecar can be here.
+ * not extend past that.
+ *
+ * <p>Coherence: the masters push invalidations ({@link #invalidate}); an entry is served only in the lease epoch it
+ * was filled in, and only while the lease is valid (the caller checks, see {@code Lease}).
  *
  * <p>Filling after a miss is guarded by the entry's generation (see {@link SessionEntry}): a write in progress
  * or finished since the miss makes the fill a no-op.
@@ -82,47 +86,78 @@ public final class SectionCache {
     public record Lookup(EncodedSection[] found, List<String> missing, long generation) {
     }
 
-    /** Looks the sections up; when some are missing, makes sure an entry exists so the fill can be guarded. */
-    public Lookup lookup(String sessionId, List<String> names) {
+    /**
+     * Looks the sections up; when some are missing, makes sure an entry exists so the fill can be guarded.
+     *
+     * @param epoch the lease epoch of the session's master: sections cached in another epoch count as missing
+     * @param serve whether cached sections may be served at all (the lease is valid): if not, all count as missing
+     */
+    public Lookup lookup(String sessionId, List<String> names, int epoch, boolean serve) {
         EncodedSection[] found = new EncodedSection[names.size()];
         if (!enabled) {
             return new Lookup(found, names, -1);
         }
         SessionEntry e = cache.getIfPresent(sessionId);
-        List<String> missing = null;
-        for (int i = 0; i < found.length; i++) {
-            EncodedSection s = e == null ? null : e.section(names.get(i));
-            if (s == null) {
-                if (missing == null) {
-                    missing = new ArrayList<>(names.size() - i);
+        if (e != null && serve && e.epoch == epoch) {
+            List<String> missing = null;
+            for (int i = 0; i < found.length; i++) {
+                EncodedSection s = e.section(names.get(i));
+                if (s == null) {
+                    if (missing == null) {
+                        missing = new ArrayList<>(names.size() - i);
+                    }
+                    missing.add(names.get(i));
+                } else {
+                    found[i] = s;
                 }
-                missing.add(names.get(i));
-            } else {
-                found[i] = s;
             }
-        }
-        if (missing == null) {
-            return new Lookup(found, List.of(), e.generation);
+            if (missing == null) {
+                return new Lookup(found, List.of(), e.generation);
+            }
+            return new Lookup(found, missing, e.generation);
         }
         if (e == null) {
-            e = cache.asMap().computeIfAbsent(sessionId, k -> new SessionEntry(generations.incrementAndGet(), emptyDeadline()));
+            e = cache.asMap().computeIfAbsent(sessionId, k -> new SessionEntry(generations.incrementAndGet(), emptyDeadline(), epoch));
         }
-        return new Lookup(found, missing, e.generation);
+        return new Lookup(found, names, e.generation);
     }
 
     /**
-     * Puts what the master sent for a miss, unless the session was written meanwhile (generation changed).
+     * The cached sections of a session whatever their epoch, or null unless every one is there: for serving stale
+     * reads while no master can be reached.
+     */
+    public EncodedSection[] peekAll(String sessionId, List<String> names) {
+        SessionEntry e = enabled ? cache.getIfPresent(sessionId) : null;
+        if (e == null) {
+            return null;
+        }
+        EncodedSection[] found = new EncodedSection[names.size()];
+        for (int i = 0; i < found.length; i++) {
+            if ((found[i] = e.section(names.get(i))) == null) {
+                return null;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Puts what the master sent for a miss, unless the session was written or invalidated meanwhile (generation
+     * changed) or the lease epoch it was read in is over.
      *
+     * @param epoch the lease epoch when the read was looked up
+     * @param currentEpoch the lease epoch now (read inside the atomic update)
      * @param idleMillis the session's idle timeout as the master gave it
      * @param lifetimeLeftMillis its lifetime left as the master gave it
      */
-    public void fill(String sessionId, long generation, List<EncodedSection> fetched, long idleMillis, long lifetimeLeftMillis) {
+    public void fill(String sessionId, long generation, int epoch, IntSupplier currentEpoch, List<EncodedSection> fetched,
+                     long idleMillis, long lifetimeLeftMillis) {
         if (!enabled || fetched.isEmpty()) {
             return;
         }
         long deadline = deadline(idleMillis, lifetimeLeftMillis);
         long fresh = ticker.read() + maxTtlNanos;
-        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation ? e.withFetched(fetched, deadline, fresh) : e);
+        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation && currentEpoch.getAsInt() == epoch
+                ? e.withFetched(fetched, deadline, fresh, epoch) : e);
     }
 
     /** The master answered for the session (a touch): the entry may live until the new deadline. */
@@ -144,22 +179,47 @@ public final class SectionCache {
     }
 
     /** A write of the session starts: fills of reads that began before it will be refused. */
-    public void writeStarted(String sessionId) {
+    public void writeStarted(String sessionId, int epoch) {
         if (enabled) {
-            cache.asMap().compute(sessionId, (k, e) -> (e == null ? new SessionEntry(0, emptyDeadline()) : e)
+            cache.asMap().compute(sessionId, (k, e) -> (e == null ? new SessionEntry(0, emptyDeadline(), epoch) : e)
                     .withWriteStarted(generations.incrementAndGet()));
         }
     }
 
-    /** A write was acknowledged with these new versions (one per delta) and session times: merge it in. */
-    public void writeAcknowledged(String sessionId, List<SectionDelta> deltas, long[] versions, long idleMillis,
-                                  long lifetimeLeftMillis) {
+    /**
+     * A write was acknowledged with these new versions (one per delta) and session times: merge it in, if it was
+     * sent in the lease epoch the entry is of and that epoch still runs; otherwise drop what it named.
+     */
+    public void writeAcknowledged(String sessionId, List<SectionDelta> deltas, long[] versions, int epoch,
+                                  IntSupplier currentEpoch, long idleMillis, long lifetimeLeftMillis) {
         if (enabled) {
             long deadline = deadline(idleMillis, lifetimeLeftMillis);
             long fresh = ticker.read() + maxTtlNanos;
-            cache.asMap().computeIfPresent(sessionId,
-                    (k, e) -> e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh));
+            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.epoch == epoch && currentEpoch.getAsInt() == epoch
+                    ? e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh)
+                    : e.withWriteFailed(deltas.stream().map(SectionDelta::section).toList(), generations.incrementAndGet()));
         }
+    }
+
+    /**
+     * An invalidation from the session's master: copies older than the versions given go, and are never cached
+     * again; no sections means the session is gone. Returns how many cached sections were dropped.
+     */
+    public int invalidate(String sessionId, List<String> sections, long[] versions) {
+        if (!enabled) {
+            return 0;
+        }
+        if (sections.isEmpty()) {
+            SessionEntry gone = cache.asMap().remove(sessionId);
+            return gone == null ? 0 : gone.sections().size();
+        }
+        int[] dropped = new int[1];
+        cache.asMap().computeIfPresent(sessionId, (k, e) -> {
+            SessionEntry next = e.withInvalidation(sections, versions, generations.incrementAndGet());
+            dropped[0] = e.sections().size() - next.sections().size();
+            return next;
+        });
+        return dropped[0];
     }
 
     /** A write failed or its outcome is unknown: the sections it named may be stale here, drop them. */

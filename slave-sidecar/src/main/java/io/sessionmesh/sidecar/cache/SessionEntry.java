@@ -10,16 +10,23 @@ import java.util.List;
  * What the cache holds for one session: the sections it has, in wire form, exactly as the master sent or as the
  * sidecar merged them. Immutable: every change makes a new entry, swapped in atomically by {@link SectionCache}.
  *
- * <p>The {@code generation} guards against stale fills. It changes whenever a write of the session starts or
- * ends; a read that missed remembers the generation it saw and may fill the cache with what the master sent only
- * if the generation is still the same. So a read that overlapped a write never puts the section from before the
- * write back into the cache.
+ * <p>The {@code generation} guards against stale fills. It changes whenever a write of the session starts or ends,
+ * or an invalidation arrives; a read that missed remembers the generation it saw and may fill the cache with what
+ * the master sent only if the generation is still the same. So a read that overlapped a write never puts the
+ * section from before the write back into the cache.
+ *
+ * <p>The {@code epoch} is the lease epoch of the session's master in which the sections were cached: they are
+ * served only in that epoch (see {@code Lease}). The floors are versions that invalidations announced: a section
+ * below its floor is never cached again, whatever answer (a read or this sidecar's own write) arrives late.
  */
 public final class SessionEntry {
     private static final EncodedSection[] NONE = {};
+    private static final String[] NO_NAMES = {};
+    private static final long[] NO_VERSIONS = {};
     /** Bytes counted for an entry and for each section on top of their bytes (objects and references). */
     static final int ENTRY_OVERHEAD = 96;
     static final int SECTION_OVERHEAD = 64;
+    static final int FLOOR_OVERHEAD = 48;
 
     final long generation;
     /** Writes of this session sent through this sidecar and not yet answered. */
@@ -30,32 +37,49 @@ public final class SessionEntry {
      */
     final long deadline;
     /**
-     * How long what is cached may be trusted: the last time a master sent this sidecar a section of the session (a
-     * fill or a write's answer), plus the cache's TTL. Touches extend the deadline up to here, not beyond: until
-     * masters push invalidations, this bounds how stale a section written through another sidecar can get.
+     * The last time a master sent this sidecar a section of the session (a fill or a write's answer), plus the
+     * cache's TTL: touches extend the deadline up to here, not beyond, so an entry nobody refreshes goes in time.
      */
     final long freshUntil;
+    /** The lease epoch its sections were cached in. */
+    final int epoch;
     private final EncodedSection[] sections;
+    private final String[] floorNames;
+    private final long[] floorVersions;
 
-    SessionEntry(long generation, long deadline) {
-        this(generation, 0, deadline, deadline, NONE);
+    SessionEntry(long generation, long deadline, int epoch) {
+        this(generation, 0, deadline, deadline, epoch, NONE, NO_NAMES, NO_VERSIONS);
     }
 
-    private SessionEntry(long generation, int writesInFlight, long deadline, long freshUntil, EncodedSection[] sections) {
+    private SessionEntry(long generation, int writesInFlight, long deadline, long freshUntil, int epoch,
+                         EncodedSection[] sections, String[] floorNames, long[] floorVersions) {
         this.generation = generation;
         this.writesInFlight = writesInFlight;
         this.deadline = Math.min(deadline, freshUntil);
         this.freshUntil = freshUntil;
+        this.epoch = epoch;
         this.sections = sections;
+        this.floorNames = floorNames;
+        this.floorVersions = floorVersions;
+    }
+
+    private SessionEntry with(long newGeneration, int newWrites, long newDeadline, long newFreshUntil, int newEpoch,
+                              EncodedSection[] newSections) {
+        return new SessionEntry(newGeneration, newWrites, newDeadline, newFreshUntil, newEpoch, newSections, floorNames,
+                floorVersions);
     }
 
     /** The same entry with a new deadline from a master's answer (a touch), no later than {@link #freshUntil}. */
     SessionEntry withDeadline(long newDeadline) {
-        return new SessionEntry(generation, writesInFlight, newDeadline, freshUntil, sections);
+        return with(generation, writesInFlight, newDeadline, freshUntil, epoch, sections);
     }
 
     public long generation() {
         return generation;
+    }
+
+    public int epoch() {
+        return epoch;
     }
 
     /** The cached section of that name, or null. */
@@ -72,9 +96,19 @@ public final class SessionEntry {
         return List.of(sections);
     }
 
+    /** The lowest version of that section an invalidation allows here (0: none announced). */
+    public long floor(String name) {
+        for (int i = 0; i < floorNames.length; i++) {
+            if (floorNames[i].equals(name)) {
+                return floorVersions[i];
+            }
+        }
+        return 0;
+    }
+
     /** Bytes this entry stands for in the cache's bound. */
     int weight() {
-        long w = ENTRY_OVERHEAD;
+        long w = ENTRY_OVERHEAD + (long) FLOOR_OVERHEAD * floorNames.length;
         for (EncodedSection s : sections) {
             w += SECTION_OVERHEAD + s.encodedSize();
         }
@@ -83,14 +117,21 @@ public final class SessionEntry {
 
     /** A write starts: fills of earlier reads are refused from now on. */
     SessionEntry withWriteStarted(long newGeneration) {
-        return new SessionEntry(newGeneration, writesInFlight + 1, deadline, freshUntil, sections);
+        return with(newGeneration, writesInFlight + 1, deadline, freshUntil, epoch, sections);
     }
 
-    /** Sections the master sent, each kept only if it is not older than what is here. */
-    SessionEntry withFetched(List<EncodedSection> fetched, long newDeadline, long newFreshUntil) {
-        EncodedSection[] next = Arrays.copyOf(sections, sections.length + fetched.size());
-        int n = sections.length;
+    /**
+     * Sections the master sent in {@code fetchEpoch}, each kept only if it is not older than what is here nor below
+     * its floor. Sections cached in an earlier epoch are dropped.
+     */
+    SessionEntry withFetched(List<EncodedSection> fetched, long newDeadline, long newFreshUntil, int fetchEpoch) {
+        EncodedSection[] base = fetchEpoch == epoch ? sections : NONE;
+        EncodedSection[] next = Arrays.copyOf(base, base.length + fetched.size());
+        int n = base.length;
         for (EncodedSection f : fetched) {
+            if (f.version() < floor(f.name())) {
+                continue;
+            }
             int i = indexOf(next, n, f.name());
             if (i < 0) {
                 next[n++] = f;
@@ -98,14 +139,14 @@ public final class SessionEntry {
                 next[i] = f;
             }
         }
-        return new SessionEntry(generation, writesInFlight, newDeadline, newFreshUntil, n == next.length ? next : Arrays.copyOf(next, n));
+        return with(generation, writesInFlight, newDeadline, newFreshUntil, fetchEpoch, n == next.length ? next : Arrays.copyOf(next, n));
     }
 
     /**
      * The deltas of an acknowledged write merged in: a cached section one version behind takes its delta; a cached
      * section further behind missed another write and is dropped. A section the write created (new version 1) is
      * the delta itself, and is cached if no other write of the session is in flight here: with one in flight, it
-     * may already have made a version 2 that this one must not hide.
+     * may already have made a version 2 that this one must not hide. Nothing below a floor is cached.
      */
     SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline, long newFreshUntil) {
         boolean alone = writesInFlight <= 1;
@@ -115,25 +156,26 @@ public final class SessionEntry {
             SectionDelta delta = deltas.get(d);
             long v = versions[d];
             int i = indexOf(next, n, delta.section());
+            boolean belowFloor = v < floor(delta.section());
             if (i >= 0) {
                 EncodedSection s = next[i];
-                if (s.version() == v - 1) {
+                if (s.version() == v - 1 && !belowFloor) {
                     next[i] = s.apply(delta, v);
                 } else if (s.version() < v) {
                     next[i] = next[--n];
                 }
-            } else if (v == 1 && alone) {
+            } else if (v == 1 && alone && !belowFloor) {
                 next[n++] = EncodedSection.empty(delta.section()).apply(delta, 1);
             }
         }
-        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), newDeadline, newFreshUntil,
+        return with(newGeneration, Math.max(0, writesInFlight - 1), newDeadline, newFreshUntil, epoch,
                 n == next.length ? next : Arrays.copyOf(next, n));
     }
 
-    /** A write failed or its outcome is unknown: without the sections it named. */
+    /** A write failed, its outcome is unknown, or its answer cannot be trusted here: without the sections it named. */
     SessionEntry withWriteFailed(List<String> names, long newGeneration) {
         SessionEntry e = without(names, newGeneration);
-        return new SessionEntry(newGeneration, Math.max(0, writesInFlight - 1), deadline, freshUntil, e.sections);
+        return e.with(newGeneration, Math.max(0, writesInFlight - 1), deadline, freshUntil, epoch, e.sections);
     }
 
     /** Without the named sections. */
@@ -146,12 +188,52 @@ public final class SessionEntry {
                 next[i] = next[--n];
             }
         }
-        return new SessionEntry(newGeneration, writesInFlight, deadline, freshUntil, Arrays.copyOf(next, n));
+        return with(newGeneration, writesInFlight, deadline, freshUntil, epoch, Arrays.copyOf(next, n));
+    }
+
+    /**
+     * An invalidation: each named section is now at least at its version on the master. Copies below that are
+     * dropped and the version becomes the section's floor; fills in flight are refused (new generation).
+     */
+    SessionEntry withInvalidation(List<String> names, long[] versions, long newGeneration) {
+        EncodedSection[] next = sections.clone();
+        int n = next.length;
+        String[] fNames = floorNames;
+        long[] fVersions = floorVersions;
+        for (int k = 0; k < names.size(); k++) {
+            String name = names.get(k);
+            long v = versions[k];
+            int i = indexOf(next, n, name);
+            if (i >= 0 && next[i].version() < v) {
+                next[i] = next[--n];
+            }
+            int f = indexOf(fNames, name);
+            if (f < 0) {
+                fNames = Arrays.copyOf(fNames, fNames.length + 1);
+                fVersions = Arrays.copyOf(fVersions, fVersions.length + 1);
+                fNames[fNames.length - 1] = name;
+                fVersions[fVersions.length - 1] = v;
+            } else if (fVersions[f] < v) {
+                fVersions = fVersions.clone();
+                fVersions[f] = v;
+            }
+        }
+        return new SessionEntry(newGeneration, writesInFlight, deadline, freshUntil, epoch,
+                n == next.length ? next : Arrays.copyOf(next, n), fNames, fVersions);
     }
 
     private static int indexOf(EncodedSection[] sections, int n, String name) {
         for (int i = 0; i < n; i++) {
             if (sections[i].name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int indexOf(String[] names, String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
                 return i;
             }
         }

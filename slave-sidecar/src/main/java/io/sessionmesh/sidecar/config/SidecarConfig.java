@@ -31,10 +31,16 @@ import java.util.Map;
  *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
  *   <tr><td>touch-interval</td><td>5s</td><td>how often reads served from the cache extend sessions' idle time on their master</td></tr>
  *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master</td></tr>
- *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 2s</td><td>connecting; one request</td></tr>
+ *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
+ *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
  *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests waiting on one master connection</td></tr>
  *   <tr><td>reconnect-min, reconnect-max</td><td>100ms, 5s</td><td>backoff between reconnect attempts (doubling)</td></tr>
- *   <tr><td>heartbeat-interval</td><td>1s</td><td>a PING on every master connection, to find a dead one</td></tr>
+ *   <tr><td>heartbeat-interval</td><td>1s</td><td>a PING on every master connection, to find a dead one (the control
+ *       connection pings more often when the lease needs it: a quarter of the lease less its margin)</td></tr>
+ *   <tr><td>lease-margin</td><td>200ms</td><td>how much sooner than the master this sidecar counts its lease as
+ *       over, for the two clocks' drift</td></tr>
+ *   <tr><td>stale-read-window</td><td>0 (off)</td><td>with no master reachable, serve cached sections, marked
+ *       {@code X-SessionMesh-Stale: true}, for this long after the lease ran out</td></tr>
  *   <tr><td>vnodes</td><td>{@value #DEFAULT_VNODES}</td><td>virtual nodes per master on the hash ring</td></tr>
  *   <tr><td>schema-cache</td><td>{@value #DEFAULT_SCHEMA_CACHE}</td><td>one-nio schemas kept in memory</td></tr>
  * </table>
@@ -71,6 +77,8 @@ public final class SidecarConfig {
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final Duration heartbeatInterval;
+    private final Duration leaseMargin;
+    private final Duration staleReadWindow;
     private final int vnodes;
     private final int schemaCache;
 
@@ -93,11 +101,13 @@ public final class SidecarConfig {
         masterConnections = c.integer("master-connections", DEFAULT_MASTER_CONNECTIONS, 1, 64);
         masterConnectTimeout = c.duration("master-connect-timeout", Duration.ofSeconds(1), Duration.ofMillis(10),
                 Duration.ofMinutes(1));
-        masterTimeout = c.duration("master-timeout", Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMinutes(10));
+        masterTimeout = c.duration("master-timeout", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(10));
         masterMaxInFlight = c.integer("master-max-in-flight", DEFAULT_MASTER_MAX_IN_FLIGHT, 1, 1 << 20);
         reconnectMin = c.duration("reconnect-min", Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(1));
         reconnectMax = c.duration("reconnect-max", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10));
         heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
+        leaseMargin = c.duration("lease-margin", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofSeconds(10));
+        staleReadWindow = c.duration("stale-read-window", Duration.ZERO, Duration.ZERO, Duration.ofHours(1));
         vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, 65_536);
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
         c.checkAllUsed();
@@ -228,6 +238,15 @@ public final class SidecarConfig {
         return heartbeatInterval;
     }
 
+    public Duration leaseMargin() {
+        return leaseMargin;
+    }
+
+    /** How long cached sections are served stale while no master is reachable (zero: not at all). */
+    public Duration staleReadWindow() {
+        return staleReadWindow;
+    }
+
     public int vnodes() {
         return vnodes;
     }
@@ -265,6 +284,8 @@ public final class SidecarConfig {
         m.put("reconnect-min", Units.formatDuration(reconnectMin));
         m.put("reconnect-max", Units.formatDuration(reconnectMax));
         m.put("heartbeat-interval", Units.formatDuration(heartbeatInterval));
+        m.put("lease-margin", Units.formatDuration(leaseMargin));
+        m.put("stale-read-window", staleReadWindow.isZero() ? "0 (off)" : Units.formatDuration(staleReadWindow));
         m.put("vnodes", String.valueOf(vnodes));
         m.put("schema-cache", String.valueOf(schemaCache));
         StringBuilder b = new StringBuilder();

@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.serialization.transport.EncodedSection;
 import io.sessionmesh.serialization.transport.TransportLimits;
 import io.sessionmesh.sidecar.cache.SessionEntry;
+import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.service.SidecarService;
 
@@ -118,6 +119,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             m.put("address", p.name());
             m.put("status", p.isUp() ? "UP" : "DOWN");
             m.put("connections", p.openConnections());
+            m.put("lease", leaseOf(p));
             if (!p.isUp()) {
                 m.put("error", p.lastError());
             }
@@ -140,6 +142,34 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         m.put("cache", cache);
         m.put("pending_touches", service.pendingTouches());
         m.put("masters_up", service.router().pools().stream().filter(MasterPool::isUp).count());
+        long renewals = 0;
+        long expiries = 0;
+        long valid = 0;
+        long now = System.nanoTime();
+        for (MasterPool p : service.router().pools()) {
+            renewals += p.lease().renewals();
+            expiries += p.lease().expiries();
+            valid += p.lease().isValid(now) ? 1 : 0;
+        }
+        Map<String, Object> leases = new LinkedHashMap<>();
+        leases.put("valid", valid);
+        leases.put("renewals", renewals);
+        leases.put("expiries", expiries);
+        m.put("leases", leases);
+        return m;
+    }
+
+    private static Map<String, Object> leaseOf(MasterPool p) {
+        Lease lease = p.lease();
+        long now = System.nanoTime();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("valid", lease.isValid(now));
+        m.put("epoch", lease.epoch());
+        m.put("remaining_ms", lease.remainingNanos(now) / 1_000_000);
+        m.put("lease_ms", lease.leaseMillis());
+        m.put("renewals", lease.renewals());
+        m.put("expiries", lease.expiries());
+        m.put("losses", lease.losses());
         return m;
     }
 

@@ -276,15 +276,25 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     // ---- answers ----
 
-    private FullHttpResponse readAnswer(EncodedReadResult result, boolean binaryAnswer) {
+    /** The header that marks a read served stale (from the cache while no master could be reached). */
+    static final String STALE_HEADER = "X-SessionMesh-Stale";
+
+    private FullHttpResponse readAnswer(SidecarService.ReadOutcome outcome, boolean binaryAnswer) {
+        EncodedReadResult result = outcome.result();
+        FullHttpResponse r;
         if (!binaryAnswer) {
-            return respond(HttpResponseStatus.OK, result.toReadResult(), false);
+            r = respond(HttpResponseStatus.OK, result.toReadResult(), false);
+        } else {
+            int size = binary.readResultSize(result.sessionId(), result.sections());
+            ByteBuf body = ctx.alloc().directBuffer(size);
+            binary.encodeReadResult(result.sessionId(), result.sections(), body.nioBuffer(0, size));
+            body.writerIndex(size);
+            r = response(HttpResponseStatus.OK, body, BINARY);
         }
-        int size = binary.readResultSize(result.sessionId(), result.sections());
-        ByteBuf body = ctx.alloc().directBuffer(size);
-        binary.encodeReadResult(result.sessionId(), result.sections(), body.nioBuffer(0, size));
-        body.writerIndex(size);
-        return response(HttpResponseStatus.OK, body, BINARY);
+        if (outcome.stale()) {
+            r.headers().set(STALE_HEADER, "true");
+        }
+        return r;
     }
 
     private FullHttpResponse respond(HttpResponseStatus status, TransportMessage message, boolean binaryAnswer) {

@@ -2,7 +2,6 @@ package io.sessionmesh.sidecar.master;
 
 import io.sessionmesh.master.client.MasterConnection;
 import io.sessionmesh.master.client.MasterException;
-import io.sessionmesh.master.protocol.Frame;
 import io.sessionmesh.serialization.transport.Status;
 
 import io.netty.channel.EventLoopGroup;
@@ -13,8 +12,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -23,6 +22,10 @@ import java.util.function.Function;
  * off from {@code reconnectMin}, doubling to {@code reconnectMax}, and start over at the minimum once one
  * succeeds. With no open connection a request fails at once with UNAVAILABLE, naming the master and its last
  * error. Thread-safe.
+ *
+ * <p>Every connection is registered (REGISTER) as this sidecar's before it carries a request, so the master knows
+ * what this sidecar caches. The first is the control connection: the master pushes invalidations on it, and its
+ * REGISTER and PINGs (every {@link #renewInterval}) renew the {@link Lease}.
  */
 public final class MasterPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MasterPool.class);
@@ -30,20 +33,25 @@ public final class MasterPool implements AutoCloseable {
 
     /** Settings of a pool. */
     public record Options(int connections, MasterConnection.Options connection, Duration reconnectMin,
-                          Duration reconnectMax, Duration heartbeatInterval) {
+                          Duration reconnectMax, Duration heartbeatInterval, UUID holder, Duration leaseMargin) {
     }
+
+    /** The slot of the control connection. */
+    static final int CONTROL = 0;
 
     private final InetSocketAddress address;
     private final String name;
     private final Options options;
     private final EventLoopGroup group;
-    private final Consumer<Frame> pushes;
+    private final MasterConnection.PushHandler pushes;
+    private final Lease lease;
     private final Slot[] slots;
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
     private volatile String lastError = "not connected yet";
 
-    public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, Consumer<Frame> pushes) {
+    public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, MasterConnection.PushHandler pushes) {
+        this.lease = new Lease(options.leaseMargin().toMillis());
         this.address = address;
         this.name = address.getHostString() + ":" + address.getPort();
         this.options = options;
@@ -67,6 +75,17 @@ public final class MasterPool implements AutoCloseable {
     /** "host:port". */
     public String name() {
         return name;
+    }
+
+    /** This sidecar's lease with the master. */
+    public Lease lease() {
+        return lease;
+    }
+
+    /** How often the control connection renews the lease: a quarter of what is left of it after the margin. */
+    long renewInterval(long leaseMillis) {
+        long usable = leaseMillis - options.leaseMargin().toMillis();
+        return Math.max(10, Math.min(options.heartbeatInterval().toMillis(), usable / 4));
     }
 
     /** An open connection, round-robin, or null when none is open. */
@@ -116,19 +135,39 @@ public final class MasterPool implements AutoCloseable {
         if (closed) {
             return;
         }
+        lease.check(System.nanoTime());
         for (Slot s : slots) {
             MasterConnection c = s.connection;
-            if (c != null && c.isOpen()) {
-                c.ping(PING).whenComplete((r, e) -> {
-                    // Only a ping that got no answer in time means a hung master; a busy connection is not dead.
-                    if (e != null && c.isOpen() && MasterException.statusOf(e) == Status.TIMEOUT) {
-                        lastError = "heartbeat got no answer: " + e.getMessage();
-                        log.warn("master {}: heartbeat got no answer, reconnecting: {}", name, e.getMessage());
-                        c.close();
-                    }
-                });
+            if (c != null && c.isOpen() && s.index != CONTROL) {
+                ping(c);
             }
         }
+    }
+
+    /** A heartbeat PING; true when it is answered. Only a ping that got no answer in time means a hung master. */
+    private CompletableFuture<Boolean> ping(MasterConnection c) {
+        return c.ping(PING).handle((r, e) -> {
+            if (e != null && c.isOpen() && MasterException.statusOf(e) == Status.TIMEOUT) {
+                lastError = "heartbeat got no answer: " + e.getMessage();
+                log.warn("master {}: heartbeat got no answer, reconnecting: {}", name, e.getMessage());
+                c.close();
+            }
+            return e == null;
+        });
+    }
+
+    /** Renews the lease on the control connection, until it closes. */
+    private void renew(MasterConnection c, int epoch, long intervalMillis) {
+        if (closed || !c.isOpen() || lease.epoch() != epoch) {
+            return;
+        }
+        long sent = System.nanoTime();
+        ping(c).thenAccept(ok -> {
+            if (ok) {
+                lease.renewed(sent, epoch);
+            }
+        });
+        c.eventLoop().schedule(() -> renew(c, epoch, intervalMillis), intervalMillis, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -167,24 +206,41 @@ public final class MasterPool implements AutoCloseable {
                     c.close();
                     return;
                 }
-                connection = c;
-                // The backoff starts over only once the master answers: one that accepts and then refuses (at its
-                // connection limit) must not be hammered every reconnect-min.
-                c.ping(PING).whenComplete((pong, failure) -> {
-                    if (failure == null) {
-                        if (backoffMillis > options.reconnectMin().toMillis()) {
-                            log.info("master {}: connection {} up again", name, index);
-                        }
-                        backoffMillis = options.reconnectMin().toMillis();
-                    }
-                });
+                // Registered before it carries a request: a read on an unregistered connection would not make the
+                // master tell this sidecar of later writes.
+                long sent = System.nanoTime();
+                boolean control = index == CONTROL;
                 c.closeFuture().addListener(f -> {
                     connection = null;
+                    if (control) {
+                        lease.lost();
+                    }
                     if (!closed) {
                         lastError = "connection closed";
                         log.warn("master {}: connection {} closed; reconnecting", name, index);
                         retryLater();
                     }
+                });
+                c.register(options.holder(), control).whenComplete((answer, failure) -> {
+                    if (failure != null) {
+                        lastError = "REGISTER failed: " + failure.getMessage();
+                        log.warn("master {}: connection {}: {}", name, index, lastError);
+                        c.close();
+                        return;
+                    }
+                    // The backoff starts over only once the master answers: one that accepts and then refuses (at its
+                    // connection limit) must not be hammered every reconnect-min.
+                    if (backoffMillis > options.reconnectMin().toMillis()) {
+                        log.info("master {}: connection {} up again", name, index);
+                    }
+                    backoffMillis = options.reconnectMin().toMillis();
+                    if (control) {
+                        lease.registered(sent, answer.leaseMillis());
+                        int epoch = lease.epoch();
+                        long interval = renewInterval(answer.leaseMillis());
+                        c.eventLoop().schedule(() -> renew(c, epoch, interval), interval, TimeUnit.MILLISECONDS);
+                    }
+                    connection = c;
                 });
             });
         }

@@ -2,14 +2,13 @@ package io.sessionmesh.sidecar.master;
 
 import io.sessionmesh.serialization.transport.HashRing;
 import io.sessionmesh.master.placement.Placement;
-import io.sessionmesh.master.protocol.Frame;
+import io.sessionmesh.master.client.MasterConnection;
 
 import io.netty.channel.EventLoopGroup;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Which master holds a session: the session id's place on a {@link HashRing} of the masters (about 256 virtual
@@ -24,7 +23,7 @@ public final class MasterRouter implements AutoCloseable {
     private final List<Placement> placements;
 
     public MasterRouter(List<InetSocketAddress> masters, int vnodes, MasterPool.Options options, EventLoopGroup group,
-                        Consumer<Frame> pushes) {
+                        MasterConnection.PushHandler pushes) {
         List<MasterPool> p = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (InetSocketAddress a : masters) {

@@ -31,6 +31,16 @@ public final class SidecarMetrics {
     public final LongAdder masterCalls = new LongAdder();
     public final LongAdder touchesForwarded = new LongAdder();
     private final Histogram masterLatency = new ConcurrentHistogram(MAX_MICROS, 2);
+    /** Reads that could not be served from the cache because the lease with their master was not valid. */
+    public final LongAdder leaseInvalidReads = new LongAdder();
+    /** Reads served from the cache, marked stale, while no master could be reached. */
+    public final LongAdder staleReads = new LongAdder();
+    public final LongAdder invalidationsReceived = new LongAdder();
+    /** Cached sections dropped by invalidations. */
+    public final LongAdder sectionsInvalidated = new LongAdder();
+    public final LongAdder badInvalidations = new LongAdder();
+    /** From a write on the master to its invalidation here, by the two wall clocks, in microseconds. */
+    private final Histogram invalidationDelay = new ConcurrentHistogram(MAX_MICROS, 2);
 
     public SidecarMetrics() {
         for (int i = 0; i < requests.length; i++) {
@@ -57,6 +67,13 @@ public final class SidecarMetrics {
     public void masterCall(long nanos) {
         masterCalls.increment();
         masterLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+    }
+
+    /** An invalidation dropped {@code dropped} sections here, {@code delayMicros} after the write on the master. */
+    public void invalidation(int dropped, long delayMicros) {
+        invalidationsReceived.increment();
+        sectionsInvalidated.add(dropped);
+        invalidationDelay.recordValue(Math.min(MAX_MICROS, Math.max(0, delayMicros)));
     }
 
     /** Reads answered wholly from the cache over all reads, or 0 before the first. */
@@ -90,6 +107,19 @@ public final class SidecarMetrics {
         latency.put("max_us", h.getMaxValue());
         m.put("master_latency", latency);
         m.put("touches_forwarded", touchesForwarded.sum());
+        m.put("reads_from_cache", hits.sum());
+        m.put("reads_from_master", misses.sum() + partialHits.sum());
+        m.put("reads_refused_by_lease", leaseInvalidReads.sum());
+        m.put("stale_reads", staleReads.sum());
+        Map<String, Object> inv = new LinkedHashMap<>();
+        Histogram d = invalidationDelay.copy();
+        inv.put("received", invalidationsReceived.sum());
+        inv.put("sections_dropped", sectionsInvalidated.sum());
+        inv.put("bad", badInvalidations.sum());
+        inv.put("delay_p50_us", d.getValueAtPercentile(50));
+        inv.put("delay_p99_us", d.getValueAtPercentile(99));
+        inv.put("delay_max_us", d.getMaxValue());
+        m.put("invalidations", inv);
         Map<String, Long> byCode = new LinkedHashMap<>();
         for (int i = 1; i < errors.length; i++) {
             long n = errors[i].sum();

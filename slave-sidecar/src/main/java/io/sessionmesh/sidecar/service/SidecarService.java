@@ -13,6 +13,7 @@ import io.sessionmesh.serialization.transport.Status;
 import io.sessionmesh.serialization.transport.WriteRequest;
 import io.sessionmesh.serialization.transport.WriteResult;
 import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
@@ -38,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * merged into the cache after its answer; everything else passed through. Results are futures that complete on a
  * master connection's thread, or at once for a cache hit.
  *
+ * <p>Coherence: a cached section is served only while this sidecar's lease with the session's master is valid and
+ * only if it was cached in the lease's current epoch ({@link Lease}); the masters' invalidations reach the cache
+ * through {@link InvalidationHandler}.
+ *
  * <p>A read served from the cache does not reach the master, which owns expiry; so the sessions read that way are
  * remembered and touched on their master every {@code touch-interval}, in one pipelined batch. Every master answer
  * carries the session's times, which bound how long the cache keeps it.
@@ -49,8 +54,12 @@ public final class SidecarService {
     private final Cache<Long, byte[]> schemas;
     private final Set<String> touched = ConcurrentHashMap.newKeySet();
     private final AtomicLong creates = new AtomicLong();
+    /** How long after the lease ran out cached sections may still be served, marked stale (0: never). */
+    private final long staleReadWindowNanos;
 
-    public SidecarService(MasterRouter router, SectionCache cache, SidecarMetrics metrics, int schemaCacheSize) {
+    public SidecarService(MasterRouter router, SectionCache cache, SidecarMetrics metrics, int schemaCacheSize,
+                          Duration staleReadWindow) {
+        this.staleReadWindowNanos = staleReadWindow.toNanos();
         this.router = router;
         this.cache = cache;
         this.metrics = metrics;
@@ -79,17 +88,32 @@ public final class SidecarService {
                 .thenApply(c -> new SessionCreated(c.id(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
     }
 
-    /** A batch read: from the cache when it has every section, else one master call for the missing ones. */
-    public CompletableFuture<EncodedReadResult> read(String sessionId, List<String> sections) {
+    /** A read's answer, and whether it is stale: served from the cache while no master could be asked. */
+    public record ReadOutcome(EncodedReadResult result, boolean stale) {
+    }
+
+    /**
+     * A batch read: from the cache when it has every section and the lease with the session's master is valid,
+     * else one master call for the missing ones. With the master unreachable and stale reads allowed, what the cache
+     * has is served, marked stale, for a bounded time after the lease ran out.
+     */
+    public CompletableFuture<ReadOutcome> read(String sessionId, List<String> sections) {
         metrics.request(Op.READ);
-        SectionCache.Lookup lookup = cache.lookup(sessionId, sections);
+        MasterPool pool = router.forSession(sessionId);
+        Lease lease = pool.lease();
+        Lease.State state = lease.state();
+        boolean serve = state.isValid(System.nanoTime());
+        SectionCache.Lookup lookup = cache.lookup(sessionId, sections, state.epoch(), serve);
         EncodedSection[] found = lookup.found();
         List<String> missing = lookup.missing();
         if (missing.isEmpty()) {
             metrics.hits.increment();
             metrics.sectionsFromCache.add(found.length);
             touched.add(sessionId);
-            return CompletableFuture.completedFuture(new EncodedReadResult(sessionId, List.of(found)));
+            return CompletableFuture.completedFuture(new ReadOutcome(new EncodedReadResult(sessionId, List.of(found)), false));
+        }
+        if (!serve) {
+            metrics.leaseInvalidReads.increment();
         }
         if (missing.size() == sections.size()) {
             metrics.misses.increment();
@@ -98,19 +122,43 @@ public final class SidecarService {
             metrics.sectionsFromCache.add(sections.size() - missing.size());
         }
         metrics.sectionsFromMaster.add(missing.size());
-        MasterPool pool = router.forSession(sessionId);
         return timed(pool.call(c -> c.readEncoded(new ReadRequest(sessionId, missing))))
                 .handle((answer, error) -> {
                     if (error != null) {
+                        ReadOutcome stale = staleRead(sessionId, sections, lease, error);
+                        if (stale != null) {
+                            return stale;
+                        }
                         throw failed(sessionId, error);
                     }
                     EncodedReadResult result = answer.result();
                     FrameBodies.SessionTimes t = answer.times();
                     if (t != null) {
-                        cache.fill(sessionId, lookup.generation(), result.sections(), t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+                        cache.fill(sessionId, lookup.generation(), state.epoch(), lease::epoch, result.sections(),
+                                t.idleTimeoutMillis(), t.lifetimeLeftMillis());
                     }
-                    return combine(sessionId, sections, found, result.sections());
+                    return new ReadOutcome(combine(sessionId, sections, found, result.sections()), false);
                 });
+    }
+
+    /** What the cache has, served stale, if allowed: the master is unreachable and the lease ran out not too long ago. */
+    private ReadOutcome staleRead(String sessionId, List<String> sections, Lease lease, Throwable error) {
+        if (staleReadWindowNanos <= 0) {
+            return null;
+        }
+        int status = status(error);
+        if (status != Status.UNAVAILABLE && status != Status.TIMEOUT) {
+            return null;
+        }
+        if (lease.invalidForNanos(System.nanoTime()) > staleReadWindowNanos) {
+            return null;
+        }
+        EncodedSection[] cached = cache.peekAll(sessionId, sections);
+        if (cached == null) {
+            return null;
+        }
+        metrics.staleReads.increment();
+        return new ReadOutcome(new EncodedReadResult(sessionId, List.of(cached)), true);
     }
 
     private static EncodedReadResult combine(String sessionId, List<String> names, EncodedSection[] found,
@@ -133,8 +181,11 @@ public final class SidecarService {
     public CompletableFuture<WriteResult> write(WriteRequest request) {
         metrics.request(Op.WRITE);
         String id = request.sessionId();
-        cache.writeStarted(id);
-        return timed(router.forSession(id).call(c -> c.writeWithTimes(request))).handle((answer, error) -> {
+        MasterPool pool = router.forSession(id);
+        Lease lease = pool.lease();
+        int epoch = lease.epoch();
+        cache.writeStarted(id, epoch);
+        return timed(pool.call(c -> c.writeWithTimes(request))).handle((answer, error) -> {
             if (error != null) {
                 cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
                 throw failed(id, error);
@@ -149,7 +200,8 @@ public final class SidecarService {
             if (t == null) {
                 cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
             } else {
-                cache.writeAcknowledged(id, request.deltas(), versions, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+                cache.writeAcknowledged(id, request.deltas(), versions, epoch, lease::epoch, t.idleTimeoutMillis(),
+                        t.lifetimeLeftMillis());
             }
             return result;
         });

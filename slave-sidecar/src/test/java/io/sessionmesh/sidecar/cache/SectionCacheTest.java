@@ -10,10 +10,13 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +25,12 @@ class SectionCacheTest {
     static final long LIFE_MS = 3_600_000;
     final AtomicLong now = new AtomicLong(1_000_000_000L);
     final Ticker ticker = now::get;
+    /** The lease epoch of the session's master, as the sidecar's Lease would give it. */
+    final AtomicInteger epoch = new AtomicInteger(1);
+
+    SectionCache.Lookup lookup(SectionCache c, String id, List<String> names) {
+        return c.lookup(id, names, epoch.get(), true);
+    }
 
     SectionCache cache(long bytes) {
         return new SectionCache(bytes, Duration.ofMinutes(5), ticker);
@@ -38,13 +47,13 @@ class SectionCacheTest {
     @Test
     void missThenFill_thenHit() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a", "b"));
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
         assertEquals(List.of("a", "b"), miss.missing());
-        c.fill("s1", miss.generation(), List.of(section("a", 3, "k", 10), section("b", 0, "k", 1)), IDLE_MS, LIFE_MS);
-        SectionCache.Lookup hit = c.lookup("s1", List.of("b", "a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 3, "k", 10), section("b", 0, "k", 1)), IDLE_MS, LIFE_MS);
+        SectionCache.Lookup hit = lookup(c, "s1", List.of("b", "a"));
         assertTrue(hit.missing().isEmpty());
         assertEquals(3, hit.found()[1].version());
-        SectionCache.Lookup partial = c.lookup("s1", List.of("a", "c"));
+        SectionCache.Lookup partial = lookup(c, "s1", List.of("a", "c"));
         assertEquals(List.of("c"), partial.missing());
         assertEquals("a", partial.found()[0].name());
     }
@@ -52,20 +61,20 @@ class SectionCacheTest {
     @Test
     void fill_afterAWriteStarted_isRefused() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a"));
-        c.writeStarted("s1");
-        c.fill("s1", miss.generation(), List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
-        assertEquals(List.of("a"), c.lookup("s1", List.of("a")).missing(), "a read older than a write filled the cache");
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.writeStarted("s1", epoch.get());
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "a read older than a write filled the cache");
     }
 
     @Test
     void writeAcknowledged_mergesOneVersionBehind_dropsFurtherBehind() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a", "b"));
-        c.fill("s1", miss.generation(), List.of(section("a", 4, "k", 1), section("b", 4, "k", 1)), IDLE_MS, LIFE_MS);
-        c.writeStarted("s1");
-        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 7), set("b", "k", (byte) 8)), new long[] {5, 7}, IDLE_MS, LIFE_MS);
-        SectionCache.Lookup after = c.lookup("s1", List.of("a", "b"));
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 4, "k", 1), section("b", 4, "k", 1)), IDLE_MS, LIFE_MS);
+        c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 7), set("b", "k", (byte) 8)), new long[] {5, 7}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        SectionCache.Lookup after = lookup(c, "s1", List.of("a", "b"));
         assertEquals(5, after.found()[0].version());
         assertArrayEquals(new byte[] {7}, after.found()[0].attribute("k"));
         assertNull(after.found()[1], "b was at 4, the write made 7: it missed writes and must be dropped");
@@ -74,24 +83,24 @@ class SectionCacheTest {
     @Test
     void newSection_isCachedOnlyWhenNoOtherWriteIsInFlight() {
         SectionCache c = cache(1 << 20);
-        c.writeStarted("s1");
-        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 1)), new long[] {1}, IDLE_MS, LIFE_MS);
-        assertTrue(c.lookup("s1", List.of("a")).missing().isEmpty());
+        c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertTrue(lookup(c, "s1", List.of("a")).missing().isEmpty());
 
-        c.writeStarted("s2");
-        c.writeStarted("s2"); // two writes in flight: the second may already have made version 2
-        c.writeAcknowledged("s2", List.of(set("a", "k", (byte) 1)), new long[] {1}, IDLE_MS, LIFE_MS);
-        assertEquals(List.of("a"), c.lookup("s2", List.of("a")).missing());
+        c.writeStarted("s2", epoch.get());
+        c.writeStarted("s2", epoch.get()); // two writes in flight: the second may already have made version 2
+        c.writeAcknowledged("s2", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s2", List.of("a")).missing());
     }
 
     @Test
     void writeFailed_dropsTheSectionsItNamed() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a", "b"));
-        c.fill("s1", miss.generation(), List.of(section("a", 1, "k", 1), section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
-        c.writeStarted("s1");
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1), section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        c.writeStarted("s1", epoch.get());
         c.writeFailed("s1", List.of("a"));
-        assertEquals(List.of("a"), c.lookup("s1", List.of("a", "b")).missing());
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a", "b")).missing());
     }
 
     @Test
@@ -99,8 +108,8 @@ class SectionCacheTest {
         SectionCache c = cache(100_000);
         for (int i = 0; i < 100; i++) {
             String id = "s" + i;
-            SectionCache.Lookup miss = c.lookup(id, List.of("a"));
-            c.fill(id, miss.generation(), List.of(section("a", 1, "k", 10_000)), IDLE_MS, LIFE_MS);
+            SectionCache.Lookup miss = lookup(c, id, List.of("a"));
+            c.fill(id, miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 10_000)), IDLE_MS, LIFE_MS);
         }
         c.cleanUp();
         assertTrue(c.weightedBytes() <= 100_000, "weighted " + c.weightedBytes());
@@ -111,32 +120,114 @@ class SectionCacheTest {
     @Test
     void entry_expiresWithTheSessionsIdleTimeout_unlessTheMasterExtendsIt() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a"));
-        c.fill("s1", miss.generation(), List.of(section("a", 1, "k", 1)), 10_000, LIFE_MS);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), 10_000, LIFE_MS);
         now.addAndGet(Duration.ofSeconds(6).toNanos());
-        assertTrue(c.lookup("s1", List.of("a")).missing().isEmpty(), "reads do not extend");
+        assertTrue(lookup(c, "s1", List.of("a")).missing().isEmpty(), "reads do not extend");
         c.extend("s1", 10_000, LIFE_MS); // a forwarded touch's answer
         now.addAndGet(Duration.ofSeconds(6).toNanos());
-        assertTrue(c.lookup("s1", List.of("a")).missing().isEmpty(), "the touch's answer extended the entry");
+        assertTrue(lookup(c, "s1", List.of("a")).missing().isEmpty(), "the touch's answer extended the entry");
         now.addAndGet(Duration.ofSeconds(5).toNanos());
-        assertEquals(List.of("a"), c.lookup("s1", List.of("a")).missing(), "the entry outlived its session");
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "the entry outlived its session");
     }
 
     @Test
     void entry_neverOutlivesTheSessionsLifetime() {
         SectionCache c = cache(1 << 20);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a"));
-        c.fill("s1", miss.generation(), List.of(section("a", 1, "k", 1)), IDLE_MS, 2_000);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, 2_000);
         now.addAndGet(Duration.ofSeconds(3).toNanos());
-        assertEquals(List.of("a"), c.lookup("s1", List.of("a")).missing());
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
     }
 
     @Test
     void zeroBytes_cachesNothing() {
         SectionCache c = cache(0);
-        SectionCache.Lookup miss = c.lookup("s1", List.of("a"));
-        c.fill("s1", miss.generation(), List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
-        assertEquals(List.of("a"), c.lookup("s1", List.of("a")).missing());
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
         assertEquals(0, c.entries());
+    }
+
+    // ---- coherence: invalidations, floors, lease epochs ----
+
+    @Test
+    void invalidation_dropsOlderCopies_keepsOnesAlreadyAtTheVersion() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 3, "k", 1), section("b", 5, "k", 1)),
+                IDLE_MS, LIFE_MS);
+        assertEquals(1, c.invalidate("s1", List.of("a", "b"), new long[] {4, 5}));
+        SectionCache.Lookup after = lookup(c, "s1", List.of("a", "b"));
+        assertEquals(List.of("a"), after.missing(), "a was at 3, the master at 4: dropped; b already at 5: kept");
+        assertEquals(5, after.found()[1].version());
+    }
+
+    @Test
+    void invalidation_refusesAFillInFlight_andAnyLateCopyBelowItsVersion() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        // the master answered the read with version 1, then another sidecar wrote version 2; the push came first
+        c.invalidate("s1", List.of("a"), new long[] {2});
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "the fill from before the write was cached");
+        // a later read whose answer is still version 1 (impossible from the master, but a floor holds whatever comes)
+        SectionCache.Lookup again = lookup(c, "s1", List.of("a"));
+        c.fill("s1", again.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "a copy below the floor was cached");
+        SectionCache.Lookup fresh = lookup(c, "s1", List.of("a"));
+        c.fill("s1", fresh.generation(), epoch.get(), epoch::get, List.of(section("a", 2, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(2, lookup(c, "s1", List.of("a")).found()[0].version());
+    }
+
+    @Test
+    void invalidation_beforeOwnWritesAnswer_keepsTheAnswerOut() {
+        SectionCache c = cache(1 << 20);
+        c.writeStarted("s1", epoch.get());
+        // this sidecar's write made version 1, another's made version 2 and its push arrived before our answer
+        c.invalidate("s1", List.of("a"), new long[] {2});
+        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
+    }
+
+    @Test
+    void invalidation_ofAGoneSession_evictsIt() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(1, c.invalidate("s1", List.of(), new long[0]));
+        assertFalse(c.contains("s1"));
+        assertEquals(0, c.invalidate("nobody", List.of("a"), new long[] {1}), "an unknown session is no error");
+    }
+
+    @Test
+    void anotherEpoch_servesNothingCachedBefore_butStaleReadsMayPeek() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertTrue(c.lookup("s1", List.of("a"), epoch.get(), true).missing().isEmpty());
+        assertEquals(List.of("a"), c.lookup("s1", List.of("a"), epoch.get(), false).missing(), "served without a lease");
+        epoch.incrementAndGet(); // the control connection was lost
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "served from a past epoch");
+        assertNotNull(c.peekAll("s1", List.of("a")));
+        assertNull(c.peekAll("s1", List.of("a", "b")), "a stale read needs every section");
+    }
+
+    @Test
+    void fillOrWriteAnswer_fromAnEpochThatEnded_isNotCached() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        int then = epoch.get();
+        epoch.incrementAndGet();
+        c.fill("s1", miss.generation(), then, epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
+
+        SectionCache.Lookup now1 = lookup(c, "s2", List.of("a"));
+        c.fill("s2", now1.generation(), epoch.get(), epoch::get, List.of(section("a", 4, "k", 1)), IDLE_MS, LIFE_MS);
+        int writeEpoch = epoch.get();
+        c.writeStarted("s2", writeEpoch);
+        epoch.incrementAndGet();
+        c.writeAcknowledged("s2", List.of(set("a", "k", (byte) 1)), new long[] {5}, writeEpoch, epoch::get, IDLE_MS, LIFE_MS);
+        assertNull(c.peekAll("s2", List.of("a")), "a write answered across epochs must drop, not merge");
     }
 }

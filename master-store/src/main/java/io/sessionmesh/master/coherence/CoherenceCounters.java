@@ -1,0 +1,41 @@
+package io.sessionmesh.master.coherence;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The figures of cache coherence on a master, for STATS. */
+public final class CoherenceCounters {
+    private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(1);
+
+    final LongAdder registrations = new LongAdder();
+    final LongAdder pushesSent = new LongAdder();
+    final LongAdder pushesConfirmed = new LongAdder();
+    /** Pushes given up on because the holder's lease ran out first (the holder was cut off or stalled). */
+    final LongAdder leaseExpiries = new LongAdder();
+    /** Writes and deletes whose acknowledgement waited for invalidations. */
+    final LongAdder fencedWrites = new LongAdder();
+    /** How long those waited, in microseconds. */
+    private final Histogram fenceWaits = new ConcurrentHistogram(MAX_MICROS, 2);
+
+    /** A fenced write is acknowledged after {@code nanos} of waiting. */
+    public void fenceDone(long nanos) {
+        fencedWrites.increment();
+        fenceWaits.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+    }
+
+    public void putInto(Map<String, Long> stats) {
+        stats.put("holder_registrations", registrations.sum());
+        stats.put("invalidations_sent", pushesSent.sum());
+        stats.put("invalidations_confirmed", pushesConfirmed.sum());
+        stats.put("invalidation_lease_expiries", leaseExpiries.sum());
+        stats.put("fenced_writes", fencedWrites.sum());
+        Histogram h = fenceWaits.copy();
+        stats.put("fence_wait_p50_us", h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50));
+        stats.put("fence_wait_p99_us", h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99));
+        stats.put("fence_wait_max_us", h.getTotalCount() == 0 ? 0 : h.getMaxValue());
+    }
+}

@@ -1,0 +1,90 @@
+package io.sessionmesh.master.coherence;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One cache in front of this master (a sidecar), known by the id it registered with: its bit in the sessions'
+ * holder masks, its current control connection, and how long its lease runs.
+ *
+ * <p>The lease: every answer to its REGISTER or PING on the control connection grants it until the time the master
+ * handled that request plus the lease length. The holder itself counts from when it sent the request, minus a margin
+ * for clock drift, so its own view always ends first. The master keeps the latest grant; a holder that does not
+ * confirm an invalidation has certainly stopped serving the old copies once the latest grant made before the
+ * invalidation was sent has run out (grants made after it reach the holder after the invalidation, on the same
+ * connection).
+ */
+public final class Holder {
+    private final UUID id;
+    private final int slot;
+    private final long bit;
+    /** No grant yet: "until now". */
+    private final AtomicLong grantedUntil = new AtomicLong(System.nanoTime());
+    private final AtomicInteger connections = new AtomicInteger();
+    private volatile PushTable control;
+
+    Holder(UUID id, int slot) {
+        this.id = id;
+        this.slot = slot;
+        this.bit = 1L << slot;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    /** Its slot: 0..62 of its own, or {@link HolderRegistry#SHARED_SLOT}. */
+    public int slot() {
+        return slot;
+    }
+
+    /** Its bit in the holder masks. */
+    public long bit() {
+        return bit;
+    }
+
+    /** The lease now runs at least until {@code untilNanos} ({@link System#nanoTime()}). */
+    public void granted(long untilNanos) {
+        grantedUntil.accumulateAndGet(untilNanos, Math::max);
+    }
+
+    /** The end of the latest grant ({@link System#nanoTime()}). */
+    public long grantedUntil() {
+        return grantedUntil.get();
+    }
+
+    /** Its control connection's push table from now on. */
+    public void control(PushTable table) {
+        control = table;
+    }
+
+    /** The connection whose table this was has closed. */
+    public void controlClosed(PushTable table) {
+        if (control == table) {
+            control = null;
+        }
+    }
+
+    PushTable control() {
+        return control;
+    }
+
+    void connected() {
+        connections.incrementAndGet();
+    }
+
+    void disconnected() {
+        connections.decrementAndGet();
+    }
+
+    /** Connections registered as this holder and still open. */
+    public int connections() {
+        return connections.get();
+    }
+
+    @Override
+    public String toString() {
+        return "holder " + id + " (slot " + slot + ")";
+    }
+}
