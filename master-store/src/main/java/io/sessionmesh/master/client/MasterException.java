@@ -27,9 +27,10 @@ public final class MasterException extends RuntimeException {
         return status;
     }
 
-    /** The status of a future's failure: a MasterException's own (unwrapped from a CompletionException), else -1. */
+    /** The status of a future's failure: a MasterException's own (unwrapped from a Completion- or ExecutionException), else -1. */
     public static int statusOf(Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        Throwable cause = (error instanceof java.util.concurrent.CompletionException
+                || error instanceof java.util.concurrent.ExecutionException) && error.getCause() != null
                 ? error.getCause() : error;
         return cause instanceof MasterException m ? m.status() : -1;
     }
