@@ -229,11 +229,12 @@ public final class MasterConnection implements AutoCloseable {
 
     /**
      * REGISTER: this connection belongs to the cache {@code holder}; on its control connection the master pushes
-     * invalidations and the answer (as every PING answer there) grants its lease.
+     * invalidations and the answer (as every PING answer there) grants its lease. The holder numbers its control
+     * connections 1, 2, ... ({@code sequence}; 0 on other connections): the master refuses one not above the last.
      */
-    public CompletableFuture<Registration.Answer> register(UUID holder, boolean control) {
+    public CompletableFuture<Registration.Answer> register(UUID holder, boolean control, long sequence) {
         return request(Opcodes.REGISTER, alloc -> Registration.writeRequest(FrameHeader.reserve(alloc,
-                Registration.REQUEST_BYTES), holder, control), f -> Registration.readAnswer(f.body()), true);
+                Registration.REQUEST_BYTES), holder, control, sequence), f -> Registration.readAnswer(f.body()), true);
     }
 
     /** Confirms a push (an INVALIDATE) to the master: on the event loop, after acting on it. */

@@ -23,6 +23,8 @@ public final class Holder {
     private final AtomicLong grantedUntil = new AtomicLong(System.nanoTime());
     private final AtomicInteger connections = new AtomicInteger();
     private volatile PushTable control;
+    /** The sequence of the latest control connection that registered; guarded by this. */
+    private long controlSequence;
 
     Holder(UUID id, int slot) {
         this.id = id;
@@ -54,13 +56,26 @@ public final class Holder {
         return grantedUntil.get();
     }
 
-    /** Its control connection's push table from now on. */
-    public void control(PushTable table) {
+    /**
+     * Makes {@code table} its control connection's from now on, if {@code sequence} is above that of every control
+     * connection registered before; false (and nothing changes) if not: that connection was given up by the holder.
+     */
+    public synchronized boolean takeControl(PushTable table, long sequence) {
+        if (sequence <= controlSequence) {
+            return false;
+        }
+        controlSequence = sequence;
         control = table;
+        return true;
+    }
+
+    /** Whether {@code table} is its current control connection's: only that connection's answers grant the lease. */
+    public boolean isControl(PushTable table) {
+        return control == table;
     }
 
     /** The connection whose table this was has closed. */
-    public void controlClosed(PushTable table) {
+    public synchronized void controlClosed(PushTable table) {
         if (control == table) {
             control = null;
         }

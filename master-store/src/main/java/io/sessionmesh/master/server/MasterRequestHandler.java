@@ -200,7 +200,7 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
                         throw new MalformedMessageException(Status.TOO_LARGE, "ping body of " + body.readableBytes()
                                 + " bytes is above the limit of " + FrameHeader.MAX_PING_BYTES);
                     }
-                    if (pushes != null) {
+                    if (pushes != null && holder.isControl(pushes)) {
                         holder.granted(System.nanoTime() + holders.leaseNanos());
                     }
                     FrameBodies.appendCopy(batch(), op, ok, Status.OK, id, body);
@@ -252,11 +252,18 @@ final class MasterRequestHandler extends ChannelInboundHandlerAdapter implements
             holder = holders.connect(request.holder());
             invalidator = holders.invalidatorFor(holder);
         }
-        if (request.control() && pushes == null) {
-            pushes = new PushTable(holder, this, ctx.channel().eventLoop(), holders.counters());
-            holder.control(pushes);
+        if (request.control()) {
+            if (pushes != null) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, "this connection is already a control connection");
+            }
+            PushTable table = new PushTable(holder, this, ctx.channel().eventLoop(), holders.counters());
+            if (!holder.takeControl(table, request.sequence())) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, "control sequence " + request.sequence()
+                        + " is superseded: a newer control connection of " + holder + " registered");
+            }
+            pushes = table;
         }
-        if (pushes != null) {
+        if (pushes != null && holder.isControl(pushes)) {
             holder.granted(System.nanoTime() + holders.leaseNanos());
         }
         ByteBuf out = batch();

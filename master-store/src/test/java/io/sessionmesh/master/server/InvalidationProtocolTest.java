@@ -43,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InvalidationProtocolTest {
     static final long LEASE_MS = 400;
+    static final java.util.concurrent.atomic.AtomicLong SEQUENCE = new java.util.concurrent.atomic.AtomicLong();
     static MasterServer master;
     static EventLoopGroup group;
 
@@ -65,9 +66,13 @@ class InvalidationProtocolTest {
         final Registration.Answer registration;
 
         Holder(UUID id, boolean control) throws Exception {
+            this(id, control, control ? SEQUENCE.incrementAndGet() : 0);
+        }
+
+        Holder(UUID id, boolean control, long sequence) throws Exception {
             connection = MasterConnection.connect(group, master.address(), MasterConnection.Options.DEFAULT,
                     (c, push) -> pushes.add((Frame) push.retain())).get(5, TimeUnit.SECONDS);
-            registration = connection.register(id, control).get(5, TimeUnit.SECONDS);
+            registration = connection.register(id, control, sequence).get(5, TimeUnit.SECONDS);
         }
 
         Invalidation nextPush() throws InterruptedException {
@@ -179,12 +184,37 @@ class InvalidationProtocolTest {
             ExecutionException bad = assertThrows(ExecutionException.class, () -> c.request(Opcodes.REGISTER,
                     alloc -> FrameHeader.reserve(alloc, 3).writeBytes(new byte[3]), f -> null, true).get(5, TimeUnit.SECONDS));
             assertEquals(Status.BAD_REQUEST, MasterException.statusOf(bad));
-            c.register(UUID.randomUUID(), false).get(5, TimeUnit.SECONDS);
+            c.register(UUID.randomUUID(), false, 0).get(5, TimeUnit.SECONDS);
             ExecutionException other = assertThrows(ExecutionException.class,
-                    () -> c.register(UUID.randomUUID(), false).get(5, TimeUnit.SECONDS));
+                    () -> c.register(UUID.randomUUID(), false, 0).get(5, TimeUnit.SECONDS));
             assertEquals(Status.BAD_REQUEST, MasterException.statusOf(other));
             assertTrue(other.getCause().getMessage().contains("already registered"), other.getMessage());
             assertEquals(2, c.ping(new byte[] {1, 2}).get(5, TimeUnit.SECONDS).length, "the connection still works");
+        }
+    }
+
+    @Test
+    void aLateRegisterOfAControlConnectionGivenUp_isRefused_andThePushesStayWithTheNewest() throws Exception {
+        UUID id = UUID.randomUUID();
+        Holder newest = new Holder(id, true, 7);
+        try (MasterConnection late = anonymous(); MasterConnection writer = anonymous()) {
+            // the REGISTER of control connection 6, which the sidecar gave up, arrives after that of 7
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> late.register(id, true, 6).get(5, TimeUnit.SECONDS));
+            assertEquals(Status.BAD_REQUEST, MasterException.statusOf(refused));
+            assertTrue(refused.getCause().getMessage().contains("superseded"), refused.getMessage());
+            ExecutionException zero = assertThrows(ExecutionException.class,
+                    () -> writer.register(UUID.randomUUID(), true, 0).get(5, TimeUnit.SECONDS));
+            assertEquals(Status.BAD_REQUEST, MasterException.statusOf(zero));
+
+            String sid = writer.create(null).get().id();
+            newest.connection.readEncoded(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
+            CompletableFuture<WriteResult> w = writer.write(new WriteRequest(sid, List.of(set("a", "1"))));
+            assertEquals(sid, newest.nextPush().sessionId());
+            newest.confirm();
+            w.get(5, TimeUnit.SECONDS);
+        } finally {
+            newest.connection.close();
         }
     }
 }

@@ -45,6 +45,8 @@ public final class MasterPool implements AutoCloseable {
     private final EventLoopGroup group;
     private final MasterConnection.PushHandler pushes;
     private final Lease lease;
+    /** The sequence of the latest control connection's REGISTER (Registration). */
+    private final java.util.concurrent.atomic.AtomicLong controlSequence = new java.util.concurrent.atomic.AtomicLong();
     private final Slot[] slots;
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
@@ -221,7 +223,11 @@ public final class MasterPool implements AutoCloseable {
                         retryLater();
                     }
                 });
-                c.register(options.holder(), control).whenComplete((answer, failure) -> {
+                // Control connections are numbered: a REGISTER of one given up here that reaches the master late
+                // (from a buffer on the way) is refused there instead of taking the pushes away from this one.
+                // (u32 on the wire: 4 billion reconnections, years of them at reconnect-min, before it would run out.)
+                long sequence = control ? controlSequence.incrementAndGet() : 0;
+                c.register(options.holder(), control, sequence).whenComplete((answer, failure) -> {
                     if (failure != null) {
                         lastError = "REGISTER failed: " + failure.getMessage();
                         log.warn("master {}: connection {}: {}", name, index, lastError);
