@@ -54,6 +54,11 @@ final class History {
         reads.addAll(rs);
     }
 
+    /** Operations recorded so far: answered reads and all writes. */
+    long size() {
+        return (long) writes.size() + reads.size();
+    }
+
     List<Write> writes() {
         synchronized (writes) {
             return List.copyOf(writes);
