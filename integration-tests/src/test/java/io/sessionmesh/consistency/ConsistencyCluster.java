@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -123,10 +124,10 @@ final class ConsistencyCluster implements AutoCloseable {
 
     /** Writes each server's output (those of killed sidecars too) to {@code dir}. */
     void saveOutputs(Path dir) throws IOException {
-        java.nio.file.Files.createDirectories(dir);
-        java.nio.file.Files.write(dir.resolve("master.log"), List.copyOf(master.output));
+        Files.createDirectories(dir);
+        Files.write(dir.resolve("master.log"), List.copyOf(master.output));
         for (int i = 0; i < everySidecar.size(); i++) {
-            java.nio.file.Files.write(dir.resolve("sidecar-" + everySidecar.get(i).getKey() + "-start-" + i + ".log"),
+            Files.write(dir.resolve("sidecar-" + everySidecar.get(i).getKey() + "-start-" + i + ".log"),
                     List.copyOf(everySidecar.get(i).getValue().output));
         }
     }

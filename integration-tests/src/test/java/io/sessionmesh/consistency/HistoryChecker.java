@@ -43,6 +43,7 @@ final class HistoryChecker {
     /** Per attribute (section key * attributes + attribute): the acknowledged writes that set it, by completion and by version. */
     private final Map<Long, Timeline> attributeTimelines = new HashMap<>();
     private final Map<Long, TreeMap<Long, Write>> byVersion = new HashMap<>();
+    private static final TreeMap<Long, Write> EMPTY = new TreeMap<>();
     private final int sectionsPerSession;
     private final List<String> examples = new ArrayList<>();
     private long staleReads;
@@ -84,7 +85,6 @@ final class HistoryChecker {
 
     private void index(List<Write> writes) {
         Map<Long, List<Write>> perSection = new HashMap<>();
-        Map<Long, List<Write>> perAttribute = new HashMap<>();
         for (Write w : writes) {
             if (byId.put(w.id(), w) != null) {
                 throw new IllegalArgumentException("two writes with id " + w.id());
@@ -96,7 +96,6 @@ final class HistoryChecker {
             perSection.computeIfAbsent((long) key, k -> new ArrayList<>()).add(w);
             for (int a = 0; a < attributes; a++) {
                 if (w.sets(a)) {
-                    perAttribute.computeIfAbsent(attributeKey(key, a), k -> new ArrayList<>()).add(w);
                     byVersion.computeIfAbsent(attributeKey(key, a), k -> new TreeMap<>()).put(w.version(), w);
                 }
             }
@@ -113,7 +112,7 @@ final class HistoryChecker {
             }
             sectionTimelines.put(e.getKey(), new Timeline(e.getValue()));
         }
-        perAttribute.forEach((k, ws) -> attributeTimelines.put(k, new Timeline(ws)));
+        byVersion.forEach((k, ws) -> attributeTimelines.put(k, new Timeline(List.copyOf(ws.values()))));
     }
 
     /** Acknowledged writes in order of completion, with the one of highest version among the first i. */
@@ -183,7 +182,7 @@ final class HistoryChecker {
     /** Checks one attribute's value against the section version it came with; true if it is stale. */
     private boolean checkValue(Read r, int i, int key, long version, int a) {
         long value = r.values()[i * attributes + a];
-        TreeMap<Long, Write> acknowledged = byVersion.getOrDefault(attributeKey(key, a), new TreeMap<>());
+        TreeMap<Long, Write> acknowledged = byVersion.getOrDefault(attributeKey(key, a), EMPTY);
         Map.Entry<Long, Write> expected = acknowledged.floorEntry(version);
         Timeline timeline = attributeTimelines.get(attributeKey(key, a));
         Write newestBefore = timeline == null ? null : timeline.newestCompletedBefore(r.invoked());

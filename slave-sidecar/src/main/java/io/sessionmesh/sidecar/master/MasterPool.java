@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -46,7 +47,7 @@ public final class MasterPool implements AutoCloseable {
     private final MasterConnection.PushHandler pushes;
     private final Lease lease;
     /** The sequence of the latest control connection's REGISTER (Registration). */
-    private final java.util.concurrent.atomic.AtomicLong controlSequence = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong controlSequence = new AtomicLong();
     private final Slot[] slots;
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
