@@ -19,6 +19,14 @@ public interface ClientMetrics {
     default void call(String operation, int httpStatus, long nanos, long bytesSent, long bytesReceived) {
     }
 
+    /**
+     * One save sent its deltas: {@code deltaBytes} value bytes of the attributes that changed, where writing the
+     * whole sections touched would have sent {@code wholeSectionBytes} (every attribute's stored or new bytes). The
+     * difference is what saving deltas saved on the wire to the sidecar and on to the master.
+     */
+    default void saved(int sections, long deltaBytes, long wholeSectionBytes) {
+    }
+
     /** A value could not be decoded (it stays bytes; the rest of the session is unaffected). */
     default void decodeFailure(String section, String attribute, RuntimeException error) {
     }

@@ -158,6 +158,17 @@ public final class Section {
         return optimistic ? new SectionDelta(name, version, set, remove) : new SectionDelta(name, set, remove);
     }
 
+    /** The value bytes of this section as {@code delta} leaves it: what saving the whole section would send. */
+    long wholeBytes(SectionDelta delta) {
+        long n = 0;
+        for (Map.Entry<String, Attribute> e : attributes.entrySet()) {
+            byte[] fresh = delta.set().get(e.getKey());
+            byte[] b = fresh != null ? fresh : e.getValue().stored;
+            n += b == null || delta.remove().contains(e.getKey()) ? 0 : b.length;
+        }
+        return n;
+    }
+
     /** The save of {@code delta} made {@code newVersion}: what was sent is now what is stored. */
     void saved(SectionDelta delta, long newVersion) {
         delta.set().forEach((k, bytes) -> {

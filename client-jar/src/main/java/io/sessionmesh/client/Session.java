@@ -88,6 +88,15 @@ public final class Session {
             return deltas;
         }
         WriteResult result = client.api().write(new WriteRequest(id, deltas));
+        long deltaBytes = 0;
+        long wholeBytes = 0;
+        for (SectionDelta d : deltas) {
+            for (byte[] b : d.set().values()) {
+                deltaBytes += b.length;
+            }
+            wholeBytes += sections.get(d.section()).wholeBytes(d);
+        }
+        client.metrics().saved(deltas.size(), deltaBytes, wholeBytes);
         for (SectionDelta d : deltas) {
             Long v = result.versions().get(d.section());
             sections.get(d.section()).saved(d, v == null ? -1 : v);

@@ -144,6 +144,10 @@ public final class SessionMeshClient implements AutoCloseable {
         return api;
     }
 
+    ClientMetrics metrics() {
+        return options.metrics;
+    }
+
     void decodeFailed(String section, String attribute, RuntimeException e) {
         decodeFailures.increment();
         options.metrics.decodeFailure(section, attribute, e);

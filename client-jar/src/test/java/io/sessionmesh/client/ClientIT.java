@@ -105,6 +105,39 @@ class ClientIT {
     }
 
     @Test
+    void saveMetrics_countDeltaBytesAgainstWholeSections() {
+        List<long[]> saves = new ArrayList<>();
+        ClientMetrics recorder = new ClientMetrics() {
+            @Override
+            public synchronized void saved(int sections, long deltaBytes, long wholeSectionBytes) {
+                saves.add(new long[] {sections, deltaBytes, wholeSectionBytes});
+            }
+        };
+        try (SessionMeshClient counted = SessionMeshClient.builder().sidecar(sidecarUri).metrics(recorder).build()) {
+            Session s = counted.createSession();
+            for (int i = 0; i < 4; i++) {
+                s.section("profile").setAttribute("a" + i, text(500, i));
+            }
+            s.save();
+            Session again = counted.getSession(s.id(), "profile");
+            again.section("profile").setAttribute("a1", text(500, 77));
+            again.section("profile").removeAttribute("a3");
+            again.save();
+            again.save(); // nothing changed: no report
+
+            assertEquals(2, saves.size());
+            long[] first = saves.get(0);
+            assertEquals(1, first[0]);
+            assertEquals(first[1], first[2], "a first save writes every attribute: delta and whole are the same");
+            long one = first[1] / 4;
+            long[] second = saves.get(1);
+            byte[] stored = again.section("profile").storedBytes("a1");
+            assertEquals(stored.length, second[1], "the delta carries the one attribute set");
+            assertEquals(3 * one, second[2], 3 * one / 10, "the whole section is the three attributes left");
+        }
+    }
+
+    @Test
     void inPlaceMutation_ofAValueRead_isFoundAndSaved() {
         Session s = client.createSession();
         s.section("cart").setAttribute("items", new ArrayList<>(List.of("apple")));

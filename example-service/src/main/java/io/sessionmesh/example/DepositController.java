@@ -13,13 +13,13 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,23 +33,29 @@ import java.util.Map;
 @RestController
 @RequestMapping("/deposits")
 public class DepositController {
+    /** The most deposits one session opens: the list is one attribute, and stays small. */
+    static final int MAX_DEPOSITS = 20;
+    /** The longest client id a login takes. */
+    static final int MAX_CLIENT_ID = 64;
+
     private final CurrentSession session;
 
     public DepositController(CurrentSession session) {
         this.session = session;
     }
 
-    /** Starts a session for a client: what a login service would do. Answers the session id. */
+    /**
+     * Starts a session for a client, as a login service would: the workload's twelve sections of five attributes
+     * ({@link SessionSeed}). Answers the session id.
+     */
     @PostMapping("/login/{clientId}")
     @ResponseStatus(HttpStatus.CREATED)
     public Map<String, String> login(@PathVariable String clientId) {
+        if (clientId.isBlank() || clientId.length() > MAX_CLIENT_ID) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "a client id is 1.." + MAX_CLIENT_ID + " characters");
+        }
         Session s = session.create();
-        s.section("clientInfo").setAttribute("client", new ClientInfo(clientId, "Anna", "Petrova",
-                LocalDate.of(1988, 4, 12), "MASS"));
-        s.section("defaultCurrency").setAttribute("currency", "RUB");
-        s.section("interestRates").setAttribute("rates", List.of(
-                new Rate("RUB", 3, new BigDecimal("15.50")), new Rate("RUB", 6, new BigDecimal("16.20")),
-                new Rate("RUB", 12, new BigDecimal("14.80")), new Rate("USD", 12, new BigDecimal("3.10"))));
+        SessionSeed.fill(s, clientId);
         return Map.of("sessionId", s.id());
     }
 
@@ -63,24 +69,42 @@ public class DepositController {
         return new Offer(client.firstName() + " " + client.lastName(), currency, rates(s, currency));
     }
 
-    /** Opens a deposit at the offered rate for the term asked for. */
+    /** Opens a deposit at the offered rate for the term asked for (at most {@value #MAX_DEPOSITS} a session). */
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
-    @SessionSections({"clientInfo", "defaultCurrency", "interestRates", "deposits"})
+    @SessionSections({"defaultCurrency", "interestRates", "deposits"})
     public Deposit open(@RequestBody OpenRequest request) {
         Session s = session.get();
-        String currency = s.section("defaultCurrency").getAttribute("currency", String.class);
-        Rate rate = rates(s, currency).stream().filter(r -> r.months() == request.months()).findFirst()
-                .orElseThrow(() -> new ResponseStatusException(HttpStatus.BAD_REQUEST, "no rate for " + request.months() + " months"));
+        Deposit d = quote(s, request);
+        List<Deposit> deposits = deposits(s);
+        if (deposits.size() >= MAX_DEPOSITS) {
+            throw new ResponseStatusException(HttpStatus.CONFLICT, "a session opens at most " + MAX_DEPOSITS + " deposits");
+        }
+        d = new Deposit("D" + (deposits.size() + 1), d.currency(), d.amount(), d.months(), d.percent(), d.openedOn());
+        deposits.add(d);
+        s.section("deposits").setAttribute("opened", deposits);
+        s.section("deposits").removeAttribute("draft");
+        return d;
+    }
+
+    /** Keeps what the client is typing as a draft, priced at the offered rate: one attribute written. */
+    @PutMapping("/draft")
+    @SessionSections({"defaultCurrency", "interestRates", "deposits"})
+    public Deposit draft(@RequestBody OpenRequest request) {
+        Session s = session.get();
+        Deposit d = quote(s, request);
+        s.section("deposits").setAttribute("draft", d);
+        return d;
+    }
+
+    private static Deposit quote(Session s, OpenRequest request) {
         if (request.amount() == null || request.amount().signum() <= 0) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "the amount must be positive");
         }
-        List<Deposit> deposits = deposits(s);
-        Deposit d = new Deposit("D" + (deposits.size() + 1), currency, request.amount(), request.months(), rate.percent(),
-                LocalDate.now());
-        deposits.add(d);
-        s.section("deposits").setAttribute("opened", deposits);
-        return d;
+        String currency = s.section("defaultCurrency").getAttribute("currency", String.class);
+        Rate rate = rates(s, currency).stream().filter(r -> r.months() == request.months()).findFirst()
+                .orElseThrow(() -> new ResponseStatusException(HttpStatus.BAD_REQUEST, "no rate for " + request.months() + " months"));
+        return new Deposit("draft", currency, request.amount(), request.months(), rate.percent(), LocalDate.now());
     }
 
     /** The deposits opened in this session. */

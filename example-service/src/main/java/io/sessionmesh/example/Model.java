@@ -28,7 +28,19 @@ final class Model {
             implements Serializable {
     }
 
-    /** What a client asks for when opening a deposit. */
+    /** A payment card (section cards). */
+    record Card(String id, String maskedPan, String currency, BigDecimal balance, LocalDate expiry) implements Serializable {
+    }
+
+    /** The cards page: the cards and the daily limits by currency (sections cards and limits). */
+    record CardsView(List<Card> cards, java.util.Map<String, BigDecimal> dailyLimits) implements Serializable {
+    }
+
+    /** A new daily limit for one currency. */
+    record LimitRequest(String currency, BigDecimal amount) {
+    }
+
+    /** What a client asks for when opening a deposit (or saves as a draft). */
     record OpenRequest(BigDecimal amount, int months) {
     }
 }

@@ -46,6 +46,10 @@ public final class SidecarMain {
             server.close();
             stopped.countDown();
         }, "sidecar-shutdown"));
+        if (server.embeddedMasterAddress() != null) {
+            System.out.println("SessionMesh embedded master (local development mode) on "
+                    + server.embeddedMasterAddress().getHostString() + ":" + server.embeddedMasterAddress().getPort());
+        }
         System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
         System.out.flush();

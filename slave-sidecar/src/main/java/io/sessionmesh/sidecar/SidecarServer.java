@@ -1,6 +1,8 @@
 package io.sessionmesh.sidecar;
 
 import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.http.SidecarHttpInitializer;
@@ -22,6 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +33,8 @@ import java.util.concurrent.TimeUnit;
  * A running sidecar: connections to the masters, the cache, the REST server and the admin server, on one set of
  * Netty threads. {@link #start} binds both ports and starts connecting to the masters (it does not wait for them:
  * until one answers, calls get 503); {@link #close} stops accepting, closes every connection and the masters'.
+ * With {@code masters=embedded} it first starts a master of its own on a free loopback port (local development
+ * mode: one process, real TCP between the two) and stops it last.
  */
 public final class SidecarServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SidecarServer.class);
@@ -40,6 +46,8 @@ public final class SidecarServer implements AutoCloseable {
     private final SidecarService service;
     private final Channel api;
     private final Channel admin;
+    /** The in-process master of local development mode, or null. */
+    private final MasterServer embeddedMaster;
     private volatile boolean closed;
     /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
     private final UUID holderId = UUID.randomUUID();
@@ -55,7 +63,10 @@ public final class SidecarServer implements AutoCloseable {
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());
         SidecarMetrics metrics = new SidecarMetrics();
-        this.router = new MasterRouter(config.masters(), config.vnodes(), pool, workers,
+        this.embeddedMaster = config.embeddedMaster()
+                ? MasterServer.start(MasterConfig.of(Map.of("bind", "127.0.0.1", "port", "0"))) : null;
+        List<InetSocketAddress> masters = embeddedMaster == null ? config.masters() : List.of(embeddedMaster.address());
+        this.router = new MasterRouter(masters, config.vnodes(), pool, workers,
                 new InvalidationHandler(cache, metrics));
         this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());
         try {
@@ -106,6 +117,11 @@ public final class SidecarServer implements AutoCloseable {
         return service;
     }
 
+    /** The in-process master's address in local development mode, or null. */
+    public InetSocketAddress embeddedMasterAddress() {
+        return embeddedMaster == null ? null : embeddedMaster.address();
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -122,5 +138,8 @@ public final class SidecarServer implements AutoCloseable {
         router.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (embeddedMaster != null) {
+            embeddedMaster.close();
+        }
     }
 }

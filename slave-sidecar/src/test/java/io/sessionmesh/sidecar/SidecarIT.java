@@ -89,6 +89,32 @@ class SidecarIT {
         }
     }
 
+    /** Local development mode: one process, the sidecar with its own master inside, serves the whole API. */
+    @Test
+    void embeddedMaster_oneProcess_writesReadsAndInvalidates() throws Exception {
+        try (ServerProcess s = ServerProcess.start(ServerProcess.command(sidecarJar(), "--masters", "embedded", "--port", "0",
+                "--admin-port", "0", "--vnodes", "16"), SidecarMain.LISTENING)) {
+            assertTrue(s.output.stream().anyMatch(l -> l.startsWith("SessionMesh embedded master (local development mode) on 127.0.0.1:")),
+                    String.join("\n", s.output));
+            int api = s.port();
+            awaitUp(s.port(SidecarMain.ADMIN));
+            Matcher id = ID.matcher(call(api, "POST", "/v1/sessions", null).body());
+            assertTrue(id.find());
+            String sid = id.group(1);
+            assertEquals(200, call(api, "PATCH", "/v1/sessions/" + sid,
+                    "{\"sections\":{\"cart\":{\"set\":{\"items\":\"AQI=\"}}}}").statusCode());
+            assertTrue(call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).body()
+                    .contains("\"cart\":{\"version\":1,\"attributes\":{\"items\":\"AQI=\"}}"));
+            assertEquals(200, call(api, "PATCH", "/v1/sessions/" + sid,
+                    "{\"sections\":{\"cart\":{\"set\":{\"items\":\"AwQ=\"}}}}").statusCode());
+            assertTrue(call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).body()
+                    .contains("\"cart\":{\"version\":2,\"attributes\":{\"items\":\"AwQ=\"}}"));
+            assertEquals(204, call(api, "DELETE", "/v1/sessions/" + sid, null).statusCode());
+            assertEquals(404, call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).statusCode());
+            assertEquals(400, call(api, "GET", "/v1/sessions/bad!id?sections=cart", null).statusCode());
+        }
+    }
+
     /** The master dies under traffic: the sidecar answers 503 (never 500, never hangs), and recovers by itself. */
     @Test
     void masterKilledAndRestarted_underTraffic_503ThenRecovery() throws Exception {

@@ -11,13 +11,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The client's figures in Micrometer: {@code sessionmesh.client.calls} (timer, by operation and HTTP status),
- * {@code sessionmesh.client.bytes} (distribution, by direction) and {@code sessionmesh.client.decode.failures}.
+ * {@code sessionmesh.client.bytes} (distribution, by direction), {@code sessionmesh.client.save.bytes} (counter of value
+ * bytes saved, by kind: {@code delta} sent, {@code whole-sections} what whole-section saves would have sent) and
+ * {@code sessionmesh.client.decode.failures}.
  */
 public final class MicrometerClientMetrics implements ClientMetrics {
     private final MeterRegistry registry;
     private final DistributionSummary sent;
     private final DistributionSummary received;
     private final Counter decodeFailures;
+    private final Counter deltaBytes;
+    private final Counter wholeSectionBytes;
 
     public MicrometerClientMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -27,6 +31,17 @@ public final class MicrometerClientMetrics implements ClientMetrics {
                 .baseUnit("bytes").register(registry);
         this.decodeFailures = Counter.builder("sessionmesh.client.decode.failures")
                 .description("attribute values that could not be decoded").register(registry);
+        this.deltaBytes = Counter.builder("sessionmesh.client.save.bytes").tag("kind", "delta").baseUnit("bytes")
+                .description("value bytes sent by saves (changed attributes only)").register(registry);
+        this.wholeSectionBytes = Counter.builder("sessionmesh.client.save.bytes").tag("kind", "whole-sections")
+                .baseUnit("bytes").description("value bytes the same saves would have sent as whole sections")
+                .register(registry);
+    }
+
+    @Override
+    public void saved(int sections, long delta, long wholeSections) {
+        deltaBytes.increment(delta);
+        wholeSectionBytes.increment(wholeSections);
     }
 
     @Override

@@ -18,7 +18,9 @@ import java.util.Map;
  * <table>
  *   <caption>Settings (flag or file key) and defaults</caption>
  *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>masters</td><td>127.0.0.1:7400</td><td>comma-separated host:port of every master</td></tr>
+ *   <tr><td>masters</td><td>127.0.0.1:7400</td><td>comma-separated host:port of every master; or
+ *       {@value #EMBEDDED_MASTER}: local development mode, a master inside this process on a free loopback port
+ *       (its defaults; sessions live as long as the process)</td></tr>
  *   <tr><td>bind, port</td><td>127.0.0.1, {@value #DEFAULT_PORT}</td><td>the REST API (0: any free port)</td></tr>
  *   <tr><td>admin-bind, admin-port</td><td>127.0.0.1, {@value #DEFAULT_ADMIN_PORT}</td><td>the admin endpoint</td></tr>
  *   <tr><td>admin-token</td><td>none</td><td>when set, admin calls need {@code Authorization: Bearer <token>}</td></tr>
@@ -46,6 +48,8 @@ import java.util.Map;
  * </table>
  */
 public final class SidecarConfig {
+    /** The {@code masters} value that starts a master inside the sidecar's process (local development mode). */
+    public static final String EMBEDDED_MASTER = "embedded";
     public static final int DEFAULT_PORT = 7500;
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
@@ -57,6 +61,7 @@ public final class SidecarConfig {
     public static final int DEFAULT_SCHEMA_CACHE = 10_000;
 
     private final List<InetSocketAddress> masters;
+    private final boolean embeddedMaster;
     private final String bind;
     private final int port;
     private final String adminBind;
@@ -83,7 +88,9 @@ public final class SidecarConfig {
     private final int schemaCache;
 
     private SidecarConfig(ConfigSource c) {
-        masters = parseMasters(c.string("masters", "127.0.0.1:7400"));
+        String masterList = c.string("masters", "127.0.0.1:7400").trim();
+        embeddedMaster = masterList.equals(EMBEDDED_MASTER);
+        masters = embeddedMaster ? List.of() : parseMasters(masterList);
         bind = c.string("bind", "127.0.0.1");
         port = c.integer("port", DEFAULT_PORT, 0, 65535);
         adminBind = c.string("admin-bind", "127.0.0.1");
@@ -153,8 +160,14 @@ public final class SidecarConfig {
         return List.copyOf(out);
     }
 
+    /** The masters to connect to; empty with an {@linkplain #embeddedMaster() embedded master}. */
     public List<InetSocketAddress> masters() {
         return masters;
+    }
+
+    /** Whether the sidecar runs its own master in its process (local development mode). */
+    public boolean embeddedMaster() {
+        return embeddedMaster;
     }
 
     public String bind() {
@@ -263,7 +276,8 @@ public final class SidecarConfig {
     /** The effective configuration, one setting a line. The admin token is never printed. */
     public String describe() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("masters", String.join(",", masters.stream().map(a -> a.getHostString() + ":" + a.getPort()).toList()));
+        m.put("masters", embeddedMaster ? EMBEDDED_MASTER + " (a master in this process: local development mode)"
+                : String.join(",", masters.stream().map(a -> a.getHostString() + ":" + a.getPort()).toList()));
         m.put("bind", bind);
         m.put("port", port == 0 ? "0 (any free port)" : String.valueOf(port));
         m.put("admin-bind", adminBind);

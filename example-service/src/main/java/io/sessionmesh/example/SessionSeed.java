@@ -1,0 +1,88 @@
+package io.sessionmesh.example;
+
+import io.sessionmesh.client.Section;
+import io.sessionmesh.client.Session;
+import io.sessionmesh.example.Model.Card;
+import io.sessionmesh.example.Model.ClientInfo;
+import io.sessionmesh.example.Model.Rate;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * What a login service leaves in a new session, shaped like shared/WORKLOAD.md: {@value #SECTIONS} sections of
+ * {@value #ATTRIBUTES_PER_SECTION} attributes each. The sections this service reads hold typed values (a client
+ * record, a currency, rates, cards, limits); every section also carries what other services keep there: a source,
+ * a date, flags and an opaque byte[] of log-normal size (median {@value #BLOB_MEDIAN_BYTES} B, p99 about 8 KB,
+ * at most {@value #BLOB_MAX_BYTES} B). Seeded by the client id, so a client's session is the same every login.
+ */
+final class SessionSeed {
+    /** Sections per session, as in the workload. */
+    static final int SECTIONS = 12;
+    /** Attributes per section, as in the workload. */
+    static final int ATTRIBUTES_PER_SECTION = 5;
+    /** The median size of the opaque blobs. */
+    static final int BLOB_MEDIAN_BYTES = 200;
+    /** The largest opaque blob. */
+    static final int BLOB_MAX_BYTES = 64 * 1024;
+    /** Log-normal sigma for a p99 of 8 KB over a median of 200 B: ln(8192 / 200) / z(0.99). */
+    private static final double BLOB_SIGMA = Math.log(8192.0 / BLOB_MEDIAN_BYTES) / 2.3263;
+
+    /** The section names, shared by every session; the first five are the ones this service reads. */
+    static final List<String> SECTION_NAMES = List.of("clientInfo", "defaultCurrency", "interestRates", "cards", "limits",
+            "deposits", "offers", "accounts", "loans", "documents", "preferences", "notifications");
+
+    private static final String[] FIRST = {"Anna", "Ivan", "Maria", "Dmitry", "Olga", "Pavel"};
+    private static final String[] LAST = {"Petrova", "Sidorov", "Kuznetsova", "Volkov", "Smirnova", "Popov"};
+
+    private SessionSeed() {
+    }
+
+    /** Fills a new session for a client. */
+    static void fill(Session s, String clientId) {
+        SplittableRandom random = new SplittableRandom(clientId.hashCode());
+        ClientInfo client = new ClientInfo(clientId, FIRST[random.nextInt(FIRST.length)], LAST[random.nextInt(LAST.length)],
+                LocalDate.of(1950 + random.nextInt(55), 1 + random.nextInt(12), 1 + random.nextInt(28)), "MASS");
+        s.section("clientInfo").setAttribute("client", client);
+        s.section("defaultCurrency").setAttribute("currency", "RUB");
+        s.section("interestRates").setAttribute("rates", List.of(
+                new Rate("RUB", 3, new BigDecimal("15.50")), new Rate("RUB", 6, new BigDecimal("16.20")),
+                new Rate("RUB", 12, new BigDecimal("14.80")), new Rate("USD", 12, new BigDecimal("3.10"))));
+        List<Card> cards = new ArrayList<>();
+        for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+            cards.add(new Card("card-" + (100_000 + random.nextInt(900_000)), "4276 38** **** " + (1000 + random.nextInt(9000)),
+                    i == 0 ? "RUB" : "USD", BigDecimal.valueOf(random.nextInt(100_000_000), 2),
+                    LocalDate.of(2027 + random.nextInt(5), 1 + random.nextInt(12), 1)));
+        }
+        s.section("cards").setAttribute("list", cards);
+        Map<String, BigDecimal> limits = new LinkedHashMap<>();
+        limits.put("RUB", new BigDecimal("100000"));
+        limits.put("USD", new BigDecimal("1500"));
+        s.section("limits").setAttribute("daily", limits);
+        for (String section : SECTION_NAMES) {
+            Section sec = s.section(section);
+            int typed = sec.attributeNames().size();
+            sec.setAttribute("source", section.equals("clientInfo") ? "login-service" : section + "-service");
+            sec.setAttribute("updatedOn", LocalDate.of(2026, 1 + random.nextInt(12), 1 + random.nextInt(28)));
+            sec.setAttribute("flags", List.of("seen", random.nextBoolean() ? "promo" : "plain"));
+            sec.setAttribute("blob", blob(random));
+            if (typed == 0) {
+                sec.setAttribute("note", "no data from " + section + " yet");
+            }
+        }
+    }
+
+    /** An opaque value of log-normal size. */
+    static byte[] blob(SplittableRandom random) {
+        double gaussian = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+        int size = (int) Math.max(8, Math.min(BLOB_MAX_BYTES, Math.round(BLOB_MEDIAN_BYTES * Math.exp(BLOB_SIGMA * gaussian))));
+        byte[] b = new byte[size];
+        random.nextBytes(b);
+        return b;
+    }
+}
