@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Builds what the demo needs and runs it. Today the demo shows the serialization module on a client
-# record; the master, sidecar and client demo replaces it when those modules land.
+# The demo in one command, on a machine with a JDK 17+ and Maven: builds the master, the sidecar, the example
+# service and the demo driver (tests skipped), then starts the three as processes, drives the workload through the
+# service for a minute and prints what the cache, the batching and the deltas did. The stack keeps running.
+#
+#   ./demo.sh [--stop] [--duration 60s] [--users 4] ...   run it (every flag: ./demo.sh --help)
+#   ./demo.sh stop                                         stop a stack the demo left running
 set -euo pipefail
 cd "$(dirname "$0")"
-mvn -q -B -ntp -pl serialization -am install -DskipTests
-cp_file=$(mktemp)
-trap 'rm -f "$cp_file"' EXIT
-mvn -q -B -ntp -pl serialization dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
-java -Done.nio.serial.gen.mode=magic_accessor -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.one.nio=error \
-  -cp "serialization/target/test-classes:serialization/target/classes:$(cat "$cp_file")" \
-  io.sessionmesh.serialization.SerializationDemo
+jar=demo/target/sessionmesh-demo.jar
+
+command -v java >/dev/null 2>&1 || { echo "demo: no java on the PATH; install a JDK 17 or later" >&2; exit 1; }
+if [ "${1:-}" = stop ]; then
+  if [ ! -f "$jar" ]; then echo "[demo] the demo was never built here, so no demo stack runs"; exit 0; fi
+  exec java -jar "$jar" "$@"
+fi
+command -v mvn >/dev/null 2>&1 || { echo "demo: no mvn on the PATH; install Maven 3.8 or later" >&2; exit 1; }
+if [ "${1:-}" != --help ] && [ "${1:-}" != -h ]; then
+  echo "[demo] building the master, the sidecar, the example service and the demo (tests skipped; a first build downloads its dependencies from Maven Central)"
+fi
+mvn -q -B -ntp -Dstyle.color=never -pl master-store,slave-sidecar,example-service,demo -am package -DskipTests
+exec java -jar "$jar" "$@"

@@ -1,0 +1,96 @@
+package io.sessionmesh.readme;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Follows the README as a new user would: takes the two commands at its top, checks that the second is the one
+ * .ci/run runs, copies the project's files as a clean clone has them (git's tracked and unignored files, none of
+ * the build output) and runs the first command there, shortened by flags, on free ports. The demo must build
+ * everything it needs itself, print its summary with no failed request, and stop what it started.
+ */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
+class ReadmeDemoIT {
+    static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    /** The demo's flags for a short run on ports the machine has free. */
+    static final String SHORT_RUN = " --duration 8s --warmup 2s --sessions 200 --stop"
+            + " --master-port 0 --sidecar-port 0 --sidecar-admin-port 0 --service-port 0";
+
+    /** The lines of the first fenced block of the README: the demo command, then the test command. */
+    static List<String> readmeCommands() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        Matcher block = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        assertTrue(block.find(), "the README has no command block");
+        assertTrue(readme.indexOf("```") < readme.indexOf("\n## "), "the commands are not at the README's top");
+        return block.group(1).lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
+    }
+
+    @Test
+    void readme_firstCommandIsTheDemo_secondIsWhatCiRuns() throws IOException {
+        List<String> commands = readmeCommands();
+        assertEquals(2, commands.size(), "the README's top block should hold exactly two commands: " + commands);
+        String ci = Files.readString(ROOT.resolve(".ci/run"), StandardCharsets.UTF_8);
+        assertTrue(ci.lines().anyMatch(l -> l.trim().equals(commands.get(1))),
+                "the README's test command \"" + commands.get(1) + "\" is not a line of .ci/run");
+    }
+
+    @Test
+    void demoCommand_inACleanCopy_buildsRunsAndPrintsItsSummary(@TempDir Path dir) throws Exception {
+        Path clone = dir.resolve("sessionmesh");
+        copyTrackedFiles(clone);
+        assertFalse(Files.exists(clone.resolve("demo/target")), "the copy holds build output");
+        String command = readmeCommands().get(0) + SHORT_RUN;
+        Process p = new ProcessBuilder("bash", "-c", command).directory(clone.toFile()).redirectErrorStream(true).start();
+        List<String> out = new ArrayList<>();
+        try (var reader = p.inputReader(StandardCharsets.UTF_8)) {
+            for (String line; (line = reader.readLine()) != null; ) {
+                out.add(line);
+            }
+        }
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the demo did not exit");
+        String text = String.join("\n", out);
+        assertEquals(0, p.exitValue(), text);
+        assertTrue(text.contains("SessionMesh demo summary"), text);
+        Matcher requests = Pattern.compile("end-user requests +([0-9,]+) \\(.*\\), errors 0\\n").matcher(text);
+        assertTrue(requests.find(), "no request count, or errors: " + text);
+        assertTrue(Long.parseLong(requests.group(1).replace(",", "")) > 0, text);
+        Matcher hit = Pattern.compile("sidecar hit ratio +([0-9.]+)% of reads").matcher(text);
+        assertTrue(hit.find() && Double.parseDouble(hit.group(1)) > 50, "the cache did not serve most reads: " + text);
+        assertTrue(Pattern.compile("master round trips +[0-9.]+ per request").matcher(text).find(), text);
+        assertTrue(Pattern.compile("bytes saved by deltas .*: [0-9.]+% saved").matcher(text).find(), text);
+        assertTrue(text.contains("stack stopped (--stop)"), text);
+        assertFalse(Files.exists(clone.resolve("target/demo/stack.pids")), "the stack's pid file is left: something runs");
+    }
+
+    /** What a clone holds: the files git tracks, plus new ones it does not ignore, as they are in the work tree. */
+    static void copyTrackedFiles(Path to) throws Exception {
+        Process git = new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+                .directory(ROOT.toFile()).start();
+        byte[] listing = git.getInputStream().readAllBytes();
+        assertEquals(0, git.waitFor(), new String(git.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        for (String name : new String(listing, StandardCharsets.UTF_8).split("\0")) {
+            Path from = ROOT.resolve(name);
+            if (name.isEmpty() || !Files.isRegularFile(from)) {
+                continue; // deleted in the work tree, not yet committed
+            }
+            Path target = to.resolve(name);
+            Files.createDirectories(target.getParent());
+            Files.copy(from, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+    }
+}
