@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Brings docker-compose.yml up, checks that a request passes from host a's service through its sidecar to the
+# master and out through host b's sidecar and service, and brings it down again (also on failure).
+#
+#   docker/compose-check.sh        needs the jars (mvn package) and, with no registry, BASE_IMAGE set to a local
+#                                  image (docker/build-base-image.sh; .ci/run does both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+project=${COMPOSE_PROJECT_NAME:-sessionmesh-check}
+compose() {
+  if command -v docker-compose >/dev/null 2>&1; then docker-compose -p "$project" "$@"; else docker compose -p "$project" "$@"; fi
+}
+log() { printf '[compose] %s\n' "$*"; }
+fail() {
+  log "FAILED: $*"
+  compose ps || true
+  compose logs --tail 40 || true
+  exit 1
+}
+trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
+
+log "up (base image ${BASE_IMAGE:-eclipse-temurin:17-jre})"
+compose up -d --build >/tmp/sessionmesh-compose-up.log 2>&1 || { cat /tmp/sessionmesh-compose-up.log; fail "docker-compose up"; }
+
+# Every container healthy (compose v1 has no --wait): up to 3 minutes.
+for i in $(seq 1 90); do
+  unhealthy=$(compose ps -q | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' | grep -v ' healthy$' || true)
+  [ -z "$unhealthy" ] && break
+  sleep 2
+done
+[ -z "$unhealthy" ] || fail "not healthy after 3 minutes: $unhealthy"
+log "all five containers healthy"
+
+login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
+id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
+[ -n "$id" ] || fail "no session id in $login"
+misses_before=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p')
+offer=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8081/deposits/offer) || fail "offer on host b"
+printf '%s' "$offer" | grep -q '"currency":"RUB"' || fail "host b's offer lacks the session's currency: $offer"
+misses_after=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p')
+[ "$misses_after" -gt "$misses_before" ] || fail "host b's sidecar did not go to the master ($misses_before -> $misses_after misses)"
+log "a session made on host a (service-a -> sidecar-a -> master) was read on host b (service-b -> sidecar-b -> master): ok"
+
+cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) || fail "cards on host a"
+printf '%s' "$cards" | grep -q '"EUR"' && fail "host a shows a limit nobody set: $cards"
+curl -sf -X PUT -H "X-Session-Id: $id" -H 'Content-Type: application/json' -d '{"currency": "EUR", "amount": 2500}' \
+  http://127.0.0.1:8081/cards/limit >/dev/null || fail "limit on host b"
+cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) || fail "cards on host a"
+printf '%s' "$cards" | grep -q '"EUR":2500' || fail "host a still shows the old limits after host b's write: $cards"
+log "host b wrote a section host a had cached; host a's next read shows the write (the master invalidated it): ok"
+log "down"
