@@ -60,7 +60,7 @@ public final class SessionMeshClient implements AutoCloseable {
     private SessionMeshClient(Builder b) {
         this.options = b.copy();
         this.http = new SidecarHttp(b.sidecar, b.connectTimeout, b.requestTimeout, b.poolSize, b.maxAnswerBytes);
-        this.api = new SidecarApi(http, new BinaryTransportCodec(), b.metrics);
+        this.api = new SidecarApi(http, new BinaryTransportCodec(), b.transport, b.metrics);
         AttributeCodec.Builder codecBuilder = AttributeCodec.builder()
                 .schemaRegistry(new SidecarSchemaRegistry(api))
                 .classFilter(b.classFilter)
@@ -175,6 +175,7 @@ public final class SessionMeshClient implements AutoCloseable {
         private CompressionOptions compression = CompressionOptions.DEFAULT;
         private ClientMetrics metrics = ClientMetrics.NONE;
         private Class<?>[] renamedClasses = {};
+        private TransportForm transport = TransportForm.BINARY;
 
         private Builder() {
         }
@@ -222,6 +223,12 @@ public final class SessionMeshClient implements AutoCloseable {
             return this;
         }
 
+        /** The form of the messages to the sidecar; {@link TransportForm#BINARY} unless told. */
+        public Builder transport(TransportForm form) {
+            this.transport = Objects.requireNonNull(form, "transport");
+            return this;
+        }
+
         public Builder metrics(ClientMetrics metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
@@ -266,6 +273,7 @@ public final class SessionMeshClient implements AutoCloseable {
             b.compression = compression;
             b.metrics = metrics;
             b.renamedClasses = renamedClasses.clone();
+            b.transport = transport;
             return b;
         }
 

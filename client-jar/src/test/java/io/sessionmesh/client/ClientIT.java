@@ -105,6 +105,35 @@ class ClientIT {
     }
 
     @Test
+    void jsonTransport_sameSessionsAsBinary_andTypedErrors() {
+        try (SessionMeshClient json = SessionMeshClient.builder().sidecar(sidecarUri).transport(TransportForm.JSON).build()) {
+            Session s = json.createSession();
+            s.section("cart").setAttribute("items", List.of("a", "b"));
+            s.section("cart").setAttribute("note", text(300, 5));
+            assertEquals(1, s.save().size());
+            // Written in JSON, read in binary, and back.
+            Session viaBinary = client.getSession(s.id(), "cart");
+            assertEquals(List.of("a", "b"), viaBinary.section("cart").getAttribute("items", List.class));
+            viaBinary.section("cart").setAttribute("items", List.of("c"));
+            viaBinary.save();
+            Session viaJson = json.getSession(s.id(), "cart");
+            assertEquals(List.of("c"), viaJson.section("cart").getAttribute("items", List.class));
+            assertEquals(text(300, 5), viaJson.section("cart").getAttribute("note", String.class));
+
+            Session stale = json.getSession(s.id(), "cart");
+            stale.section("cart").optimistic().setAttribute("items", List.of("mine"));
+            viaJson.section("cart").setAttribute("items", List.of("theirs"));
+            viaJson.save();
+            SessionConflictException conflict = assertThrows(SessionConflictException.class, stale::save);
+            assertTrue(conflict.getMessage().contains("409"), conflict.getMessage());
+            viaJson.invalidate();
+            SessionNotFoundException gone = assertThrows(SessionNotFoundException.class, () -> json.getSession(s.id(), "cart"));
+            assertTrue(gone.getMessage().startsWith("read: 404 "), gone.getMessage());
+            assertTrue(json.bytesSent() > 0 && json.calls() >= 6);
+        }
+    }
+
+    @Test
     void saveMetrics_countDeltaBytesAgainstWholeSections() {
         List<long[]> saves = new ArrayList<>();
         ClientMetrics recorder = new ClientMetrics() {

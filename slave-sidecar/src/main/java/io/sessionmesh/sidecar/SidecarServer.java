@@ -57,12 +57,12 @@ public final class SidecarServer implements AutoCloseable {
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-accept", true), NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
                 NioIoHandler.newFactory());
+        SidecarMetrics metrics = new SidecarMetrics();
         MasterConnection.Options connection = new MasterConnection.Options(config.masterConnectTimeout(),
-                config.masterTimeout(), config.masterMaxInFlight(), config.transportLimits());
+                config.masterTimeout(), config.masterMaxInFlight(), config.transportLimits(), metrics.masterTraffic);
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());
-        SidecarMetrics metrics = new SidecarMetrics();
         this.embeddedMaster = config.embeddedMaster()
                 ? MasterServer.start(MasterConfig.of(Map.of("bind", "127.0.0.1", "port", "0"))) : null;
         List<InetSocketAddress> masters = embeddedMaster == null ? config.masters() : List.of(embeddedMaster.address());

@@ -112,6 +112,12 @@ class SidecarIT {
             assertEquals(204, call(api, "DELETE", "/v1/sessions/" + sid, null).statusCode());
             assertEquals(404, call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).statusCode());
             assertEquals(400, call(api, "GET", "/v1/sessions/bad!id?sections=cart", null).statusCode());
+            String stats = call(s.port(SidecarMain.ADMIN), "GET", "/admin/stats", null).body();
+            Matcher sent = Pattern.compile("\"master_bytes_sent\":(\\d+)").matcher(stats);
+            Matcher received = Pattern.compile("\"master_bytes_received\":(\\d+)").matcher(stats);
+            assertTrue(sent.find() && received.find(), stats);
+            // Two writes of a 2-byte value, a create, a delete, reads: each frame has a 16-byte header.
+            assertTrue(Long.parseLong(sent.group(1)) > 5 * 16 && Long.parseLong(received.group(1)) > 5 * 16, stats);
         }
     }
 

@@ -8,9 +8,11 @@ import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
+import io.sessionmesh.client.TransportForm;
 import io.sessionmesh.serialization.transport.BinaryTransportCodec;
 import io.sessionmesh.serialization.transport.CreateRequest;
 import io.sessionmesh.serialization.transport.ErrorMessage;
+import io.sessionmesh.serialization.transport.JsonTransportCodec;
 import io.sessionmesh.serialization.transport.MalformedMessageException;
 import io.sessionmesh.serialization.transport.ReadResult;
 import io.sessionmesh.serialization.transport.SessionCreated;
@@ -24,7 +26,7 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The sidecar's REST API in its binary form (PROTOCOL.md 4), as typed calls: every error status becomes its
+ * The sidecar's REST API (PROTOCOL.md 4) in its binary or JSON form, as typed calls: every error status becomes its
  * subtype of {@link SessionMeshException}, with the sidecar's message. Thread-safe.
  */
 public final class SidecarApi {
@@ -33,38 +35,49 @@ public final class SidecarApi {
 
     private final SidecarHttp http;
     private final BinaryTransportCodec codec;
+    private final JsonTransportCodec json;
+    private final TransportForm form;
+    /** The content type of session messages in {@link #form}. */
+    private final String messages;
     private final ClientMetrics metrics;
     private final LongAdder calls = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder bytesReceived = new LongAdder();
 
     public SidecarApi(SidecarHttp http, BinaryTransportCodec codec, ClientMetrics metrics) {
+        this(http, codec, TransportForm.BINARY, metrics);
+    }
+
+    public SidecarApi(SidecarHttp http, BinaryTransportCodec codec, TransportForm form, ClientMetrics metrics) {
         this.http = http;
         this.codec = codec;
+        this.json = new JsonTransportCodec(codec.limits());
+        this.form = form;
+        this.messages = form.contentType();
         this.metrics = metrics;
     }
 
     public SessionCreated create(long idleTimeoutSeconds) {
         byte[] body = idleTimeoutSeconds == 0 ? null : encode("create", new CreateRequest(idleTimeoutSeconds));
-        return decode(call("create", "POST", "/v1/sessions", body, BINARY), SessionCreated.class);
+        return decode(call("create", "POST", "/v1/sessions", body, messages), SessionCreated.class);
     }
 
     public ReadResult read(String sessionId, List<String> sections) {
         String target = "/v1/sessions/" + sessionId + "?sections=" + String.join(",", escape(sections));
-        return decode(call("read", "GET", target, null, BINARY), ReadResult.class);
+        return decode(call("read", "GET", target, null, messages), ReadResult.class);
     }
 
     public WriteResult write(WriteRequest request) {
-        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), encode("write", request), BINARY),
+        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), encode("write", request), messages),
                 WriteResult.class);
     }
 
     public void touch(String sessionId) {
-        call("touch", "POST", "/v1/sessions/" + sessionId + "/touch", null, BINARY);
+        call("touch", "POST", "/v1/sessions/" + sessionId + "/touch", null, messages);
     }
 
     public void delete(String sessionId) {
-        call("delete", "DELETE", "/v1/sessions/" + sessionId, null, BINARY);
+        call("delete", "DELETE", "/v1/sessions/" + sessionId, null, messages);
     }
 
     public void publishSchema(long uid, byte[] schema) {
@@ -100,7 +113,7 @@ public final class SidecarApi {
         bytesSent.add(sent);
         SidecarHttp.Response r;
         try {
-            r = http.exchange(method, target, contentType, body, contentType.equals(OCTETS) ? OCTETS + ", " + BINARY : BINARY);
+            r = http.exchange(method, target, contentType, body, contentType.equals(OCTETS) ? OCTETS + ", " + messages : messages);
         } catch (SessionMeshException e) {
             metrics.call(operation, 0, System.nanoTime() - start, sent, 0);
             throw e;
@@ -113,10 +126,10 @@ public final class SidecarApi {
         return r;
     }
 
-    /** A request in its binary form; one over a limit fails here, before anything is sent. */
+    /** A request in this client's form; one over a limit fails here, before anything is sent. */
     private byte[] encode(String operation, TransportMessage message) {
         try {
-            return codec.encode(message);
+            return form == TransportForm.JSON ? json.encode(message) : codec.encode(message);
         } catch (MalformedMessageException e) {
             String text = operation + ": " + e.getMessage() + " (nothing was sent)";
             throw e.status() == Status.TOO_LARGE ? new PayloadTooLargeException(text, e) : new BadRequestException(text, e);
@@ -125,7 +138,7 @@ public final class SidecarApi {
 
     private <T extends TransportMessage> T decode(SidecarHttp.Response r, Class<T> type) {
         try {
-            return codec.decode(r.body(), type);
+            return form == TransportForm.JSON ? json.decode(r.body(), type) : codec.decode(r.body(), type);
         } catch (MalformedMessageException e) {
             throw new SessionMeshException(Status.BAD_REQUEST, "the sidecar's answer is not a valid "
                     + type.getSimpleName() + ": " + e.getMessage(), e);
@@ -152,6 +165,13 @@ public final class SidecarApi {
                 return codec.decode(r.body(), ErrorMessage.class).message();
             } catch (MalformedMessageException e) {
                 return "(undecodable error body)";
+            }
+        }
+        if (r.contentType() != null && r.contentType().startsWith(TransportForm.JSON.contentType())) {
+            try {
+                return json.decode(r.body(), ErrorMessage.class).message();
+            } catch (MalformedMessageException e) {
+                return new String(r.body(), StandardCharsets.UTF_8);
             }
         }
         return new String(r.body(), StandardCharsets.UTF_8);

@@ -91,6 +91,9 @@ public final class MasterConnection implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (options.traffic != null) {
+                            ch.pipeline().addLast("traffic", options.traffic.handler());
+                        }
                         ch.pipeline()
                                 .addLast("frames", new FrameDecoder(options.limits.maxMessageBytes()))
                                 .addLast("requests", new RequestTable(peer, options, pushes));
@@ -331,12 +334,17 @@ public final class MasterConnection implements AutoCloseable {
     public record Created(String id, Duration idleTimeout, Duration maxLifetime) {
     }
 
-    /** Connection options. */
+    /** Connection options; {@code traffic} counts the bytes of every connection made with them (null: not counted). */
     public record Options(Duration connectTimeout, Duration requestTimeout, int maxInFlight,
-                          io.sessionmesh.serialization.transport.TransportLimits limits) {
-        /** 2 s to connect, 5 s a request, 4096 in flight, default transport limits. */
+                          io.sessionmesh.serialization.transport.TransportLimits limits, LinkTraffic traffic) {
+        /** 2 s to connect, 5 s a request, 4096 in flight, default transport limits, bytes not counted. */
         public static final Options DEFAULT = new Options(Duration.ofSeconds(2), Duration.ofSeconds(5), 4096,
-                io.sessionmesh.serialization.transport.TransportLimits.DEFAULT);
+                io.sessionmesh.serialization.transport.TransportLimits.DEFAULT, null);
+
+        public Options(Duration connectTimeout, Duration requestTimeout, int maxInFlight,
+                       io.sessionmesh.serialization.transport.TransportLimits limits) {
+            this(connectTimeout, requestTimeout, maxInFlight, limits, null);
+        }
     }
 
     /** One request waiting for its answer. */

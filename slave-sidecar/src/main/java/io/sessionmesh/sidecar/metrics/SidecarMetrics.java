@@ -1,5 +1,6 @@
 package io.sessionmesh.sidecar.metrics;
 
+import io.sessionmesh.master.client.LinkTraffic;
 import io.sessionmesh.serialization.transport.Status;
 
 import org.HdrHistogram.ConcurrentHistogram;
@@ -11,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The sidecar's figures: requests per operation, cache hits and misses, master calls and their latency
+ * The sidecar's figures: requests per operation, cache hits and misses, master calls, their bytes and their latency
  * (HdrHistogram, microseconds, since start), and errors by status code. Cheap to update from any thread
  * (LongAdder, a concurrent histogram); read by the admin endpoint as JSON and as Prometheus text.
  */
@@ -29,6 +30,8 @@ public final class SidecarMetrics {
     public final LongAdder sectionsFromCache = new LongAdder();
     public final LongAdder sectionsFromMaster = new LongAdder();
     public final LongAdder masterCalls = new LongAdder();
+    /** Bytes of frames to and from the masters, over every master connection. */
+    public final LinkTraffic masterTraffic = new LinkTraffic();
     public final LongAdder touchesForwarded = new LongAdder();
     private final Histogram masterLatency = new ConcurrentHistogram(MAX_MICROS, 2);
     /** Reads that could not be served from the cache because the lease with their master was not valid. */
@@ -98,6 +101,8 @@ public final class SidecarMetrics {
         m.put("sections_from_cache", sectionsFromCache.sum());
         m.put("sections_from_master", sectionsFromMaster.sum());
         m.put("master_calls", masterCalls.sum());
+        m.put("master_bytes_sent", masterTraffic.sent());
+        m.put("master_bytes_received", masterTraffic.received());
         Map<String, Object> latency = new LinkedHashMap<>();
         Histogram h = masterLatency.copy();
         latency.put("count", h.getTotalCount());
