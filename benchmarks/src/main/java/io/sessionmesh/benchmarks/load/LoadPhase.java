@@ -1,0 +1,271 @@
+package io.sessionmesh.benchmarks.load;
+
+import io.sessionmesh.client.routing.StickyRouter;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One system under one mode: the active sessions (Zipf s = 0.99 over them; a fifth of them replaced by new logins a
+ * minute), end-user requests of two service steps each, routed to a node by a per-service {@link StickyRouter} (or at
+ * random), in a closed loop of users or at a fixed arrival rate. Latency goes to HdrHistogram recorders per operation
+ * (read, save, step, login) and per end-user request; in the open loop a request's latency counts from when it was
+ * due, so a system that falls behind is charged for the wait (no coordinated omission).
+ */
+final class LoadPhase {
+    /** The workload's session creation rate: 110,000 a minute for 550,000 active. */
+    static final double NEW_SESSIONS_PER_MINUTE_PER_ACTIVE = 110_000.0 / 550_000;
+    /** Highest latency recorded; slower requests are clamped to it. */
+    static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Open-loop requests waiting for a worker at most; beyond, a request is dropped and counted. */
+    static final int MAX_BACKLOG = 100_000;
+    static final List<String> OPERATIONS = List.of("read", "save", "step", "login", "request");
+
+    final StoreUnderTest store;
+    private final WorkloadModel model;
+    private final LoadOptions options;
+    private final AtomicReferenceArray<String> slots;
+    private final Zipf zipf;
+    private final List<StickyRouter> routers = new ArrayList<>();
+    private final Map<String, Recorder> recorders = new TreeMap<>();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+    private final AtomicLong lastErrorAt = new AtomicLong();
+    private volatile String lastError;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicInteger nextSlot = new AtomicInteger();
+
+    LoadPhase(StoreUnderTest store, WorkloadModel model, LoadOptions options) {
+        this.store = store;
+        this.model = model;
+        this.options = options;
+        this.slots = new AtomicReferenceArray<>(options.sessions());
+        this.zipf = new Zipf(options.sessions(), 0.99);
+        for (int s = 0; s < WorkloadModel.SERVICES; s++) {
+            List<String> nodes = new ArrayList<>();
+            for (int n = 0; n < store.nodesPerService(); n++) {
+                nodes.add("service" + s + "-node" + n);
+            }
+            routers.add(new StickyRouter(nodes));
+        }
+        for (String op : OPERATIONS) {
+            recorders.put(op, new Recorder(MAX_NANOS, 3));
+        }
+    }
+
+    /** Logs every slot's session in, with a few threads. */
+    void fill() throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(thread("fill-" + t, () -> {
+                SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+                for (int i; (i = next.getAndIncrement()) < slots.length(); ) {
+                    slots.set(i, store.create(r.nextInt(store.nodesPerService()), model.newSession(r)));
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < slots.length(); i++) {
+            if (slots.get(i) == null) {
+                throw new IllegalStateException(store.name() + ": filling the sessions failed");
+            }
+        }
+    }
+
+    /** Starts the closed loop: {@code users} threads, each sending its next request when the last is answered. */
+    List<Thread> startClosed(int users) {
+        running.set(true);
+        List<Thread> threads = new ArrayList<>();
+        for (int u = 0; u < users; u++) {
+            threads.add(thread("user-" + u, () -> {
+                SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+                while (running.get()) {
+                    request(r, System.nanoTime());
+                }
+            }));
+        }
+        threads.add(churn());
+        return threads;
+    }
+
+    /** Starts the open loop: requests due every 1/rate s, served by {@code workers} threads. */
+    List<Thread> startOpen(int rate, int workers) {
+        running.set(true);
+        BlockingQueue<Long> due = new ArrayBlockingQueue<>(MAX_BACKLOG);
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            threads.add(thread("worker-" + w, () -> {
+                SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+                try {
+                    while (running.get()) {
+                        Long at = due.poll(100, TimeUnit.MILLISECONDS);
+                        if (at != null) {
+                            request(r, at);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        threads.add(thread("arrivals", () -> {
+            long period = 1_000_000_000L / rate;
+            long next = System.nanoTime();
+            while (running.get()) {
+                next += period;
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (!due.offer(next)) {
+                    dropped.increment();
+                }
+            }
+        }));
+        threads.add(churn());
+        return threads;
+    }
+
+    /** New sessions at the workload's rate, each replacing the next slot in turn. */
+    private Thread churn() {
+        return thread("logins", () -> {
+            SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+            long period = (long) (60e9 / (slots.length() * NEW_SESSIONS_PER_MINUTE_PER_ACTIVE));
+            long next = System.nanoTime();
+            while (running.get()) {
+                next += period;
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                long start = System.nanoTime();
+                try {
+                    String id = store.create(r.nextInt(store.nodesPerService()), model.newSession(r));
+                    record("login", System.nanoTime() - start);
+                    slots.set(Math.floorMod(nextSlot.getAndIncrement(), slots.length()), id);
+                } catch (RuntimeException e) {
+                    failed(e);
+                }
+            }
+        });
+    }
+
+    /** One end-user request, due at {@code dueNanos}. */
+    private void request(SplittableRandom r, long dueNanos) {
+        String session = slots.get(zipf.next(r));
+        try {
+            for (WorkloadModel.Step step : model.request(r)) {
+                int node = options.sticky()
+                        ? routers.get(step.service()).nodes().indexOf(routers.get(step.service()).nodeFor(session))
+                        : r.nextInt(store.nodesPerService());
+                long start = System.nanoTime();
+                long[] t = store.step(node, session, step);
+                record("step", System.nanoTime() - start);
+                record("read", t[0]);
+                if (t[1] > 0) {
+                    record("save", t[1]);
+                }
+            }
+            record("request", System.nanoTime() - dueNanos);
+            completed.increment();
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    private void record(String op, long nanos) {
+        recorders.get(op).recordValue(Math.min(MAX_NANOS, Math.max(0, nanos)));
+    }
+
+    private void failed(RuntimeException e) {
+        errors.increment();
+        lastError = e.toString();
+        lastErrorAt.set(System.nanoTime());
+    }
+
+    void stop(List<Thread> threads) throws InterruptedException {
+        running.set(false);
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(70));
+        }
+    }
+
+    /** The histograms since the last call, by operation. */
+    Map<String, Histogram> interval() {
+        Map<String, Histogram> out = new TreeMap<>();
+        recorders.forEach((op, rec) -> out.put(op, rec.getIntervalHistogram()));
+        return out;
+    }
+
+    long completed() {
+        return completed.sum();
+    }
+
+    long errors() {
+        return errors.sum();
+    }
+
+    long dropped() {
+        return dropped.sum();
+    }
+
+    String lastError() {
+        return lastError;
+    }
+
+    private static Thread thread(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Zipf over ranks 0..n-1: the cumulative distribution, searched. */
+    static final class Zipf {
+        private final double[] cdf;
+
+        Zipf(int n, double s) {
+            cdf = new double[n];
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                sum += 1 / Math.pow(i + 1, s);
+                cdf[i] = sum;
+            }
+            for (int i = 0; i < n; i++) {
+                cdf[i] /= sum;
+            }
+        }
+
+        int next(SplittableRandom r) {
+            int i = java.util.Arrays.binarySearch(cdf, r.nextDouble());
+            return Math.min(cdf.length - 1, i < 0 ? -i - 1 : i);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.sessionmesh.benchmarks.load;
+
+import io.sessionmesh.client.Section;
+import io.sessionmesh.client.Session;
+import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.TransportForm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SessionMesh as the workload's services use it: a master and one sidecar per host, processes from their jars; every
+ * service node has its own {@link SessionMeshClient} to its host's sidecar, in the binary or the JSON form, with the
+ * client's defaults (save mode ON_SET_OR_READ, per-attribute compression). Link counters come from the clients
+ * (calls and bytes to the sidecars) and from the sidecars' admin stats (calls and bytes to the master, hits).
+ */
+final class SessionMeshStore implements StoreUnderTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final int hosts;
+    private final ServerProcesses servers = new ServerProcesses();
+    private final List<URI> adminStats = new ArrayList<>();
+    /** Node clients, service-major: index service * hosts + host. */
+    private final List<SessionMeshClient> clients = new ArrayList<>();
+
+    SessionMeshStore(TransportForm form, int hosts, Path masterJar, Path sidecarJar) throws IOException {
+        this.name = form == TransportForm.BINARY ? "sessionmesh-binary" : "sessionmesh-json";
+        this.hosts = hosts;
+        try {
+            int master = servers.master(masterJar);
+            List<URI> sidecars = new ArrayList<>();
+            for (int h = 0; h < hosts; h++) {
+                int[] ports = servers.sidecar(sidecarJar, master);
+                sidecars.add(URI.create("http://127.0.0.1:" + ports[0]));
+                adminStats.add(URI.create("http://127.0.0.1:" + ports[1] + "/admin/stats"));
+            }
+            for (int s = 0; s < WorkloadModel.SERVICES; s++) {
+                for (int h = 0; h < hosts; h++) {
+                    clients.add(SessionMeshClient.builder().sidecar(sidecars.get(h)).transport(form)
+                            .requestTimeout(Duration.ofSeconds(30)).poolSize(256).build());
+                }
+            }
+            awaitMasters();
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Sidecars answer 503 until their first master connection is up. */
+    private void awaitMasters() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (URI stats : adminStats) {
+            URI health = stats.resolve("/admin/health");
+            while (true) {
+                try {
+                    if (ADMIN.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        break;
+                    }
+                } catch (IOException e) {
+                    // not up yet
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("sidecar " + health + " never reached its master");
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int nodesPerService() {
+        return hosts;
+    }
+
+    private SessionMeshClient client(int service, int node) {
+        return clients.get(service * hosts + node);
+    }
+
+    @Override
+    public String create(int node, Map<String, Map<String, Object>> sections) {
+        Session s = client(0, node).createSession();
+        sections.forEach((section, attributes) -> {
+            Section sec = s.section(section);
+            attributes.forEach(sec::setAttribute);
+        });
+        s.save();
+        return s.id();
+    }
+
+    @Override
+    public long[] step(int node, String sessionId, WorkloadModel.Step step) {
+        SessionMeshClient client = client(step.service(), node);
+        long t0 = System.nanoTime();
+        Session s = client.getSession(sessionId, step.reads().toArray(String[]::new));
+        for (String section : step.reads()) {
+            Section sec = s.section(section);
+            for (String attribute : sec.attributeNames()) {
+                sec.getAttribute(attribute);
+            }
+        }
+        long t1 = System.nanoTime();
+        if (step.hasWrites()) {
+            Section sec = s.section(step.writeSection());
+            step.writes().forEach(sec::setAttribute);
+        }
+        // As the Spring integration does after every handler: sends what changed, nothing when nothing did.
+        boolean sent = !s.save().isEmpty();
+        long t2 = System.nanoTime();
+        return new long[] {t1 - t0, sent ? t2 - t1 : 0};
+    }
+
+    @Override
+    public Counters counters() {
+        long calls = 0;
+        long sent = 0;
+        long received = 0;
+        for (SessionMeshClient c : clients) {
+            calls += c.calls();
+            sent += c.bytesSent();
+            received += c.bytesReceived();
+        }
+        long masterCalls = 0;
+        long masterSent = 0;
+        long masterReceived = 0;
+        long hits = 0;
+        long reads = 0;
+        for (JsonNode s : stats()) {
+            masterCalls += s.path("master_calls").asLong();
+            masterSent += s.path("master_bytes_sent").asLong();
+            masterReceived += s.path("master_bytes_received").asLong();
+            hits += s.path("hits").asLong();
+            reads += s.path("hits").asLong() + s.path("partial_hits").asLong() + s.path("misses").asLong();
+        }
+        return new Counters(calls, sent, received, masterCalls, masterSent, masterReceived, hits, reads);
+    }
+
+    private List<JsonNode> stats() {
+        List<JsonNode> out = new ArrayList<>();
+        for (URI uri : adminStats) {
+            try {
+                HttpResponse<String> r = ADMIN.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                out.add(JSON.readTree(r.body()));
+            } catch (IOException e) {
+                throw new IllegalStateException("admin stats of " + uri + ": " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, Double> sample() {
+        Counters c = counters();
+        return Map.of("hits", (double) c.hits(), "reads", (double) c.reads());
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(SessionMeshClient::close);
+        servers.close();
+    }
+}
