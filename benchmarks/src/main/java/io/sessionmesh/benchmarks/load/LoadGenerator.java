@@ -29,6 +29,10 @@ public final class LoadGenerator {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.print(LoadOptions.usage());
+            return;
+        }
         LoadOptions o;
         try {
             o = LoadOptions.parse(args);

@@ -44,6 +44,25 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
     /** More sessions than this take too long to fill at the start. */
     static final int MAX_SESSIONS = 1_000_000;
 
+    static String usage() {
+        return """
+                usage: java -jar benchmarks/target/sessionmesh-load.jar [flags]     (or benchmarks/run-load-benchmark.sh [flags])
+                  --systems sessionmesh-binary,sessionmesh-json,spring-session-redis   what to load, in this order
+                  --modes closed,open     closed loop, then open loop at one rate for every system
+                  --sessions 5500         active sessions (WORKLOAD.md's 550,000 at 1/100)
+                  --hosts 3               hosts: a sidecar each, serving one node of each of the 4 services
+                  --routing sticky        or random
+                  --users 16              closed-loop users
+                  --rate 0                open-loop requests/s; 0: 60% of the lowest closed-loop throughput of the run
+                  --workers 64            open-loop threads
+                  --warmup 15s --duration 60s   per system and mode
+                  --redis 127.0.0.1:6379  Redis for Spring Session
+                  --master-jar master-store/target/sessionmesh-master.jar --sidecar-jar slave-sidecar/target/sessionmesh-sidecar.jar
+                  --out benchmarks/results/load   load.json and the PNG charts
+                  --short                 a smoke run: 100 sessions, 2 hosts, 4 users, rate 50, 1 s warm-up, 3 s runs
+                """;
+    }
+
     static LoadOptions parse(String... args) {
         Map<String, String> f = new LinkedHashMap<>();
         boolean shortRun = false;

@@ -177,23 +177,33 @@ final class LoadPhase {
         });
     }
 
-    /** One end-user request, due at {@code dueNanos}. */
+    /**
+     * One end-user request, due at {@code dueNanos}. Its operations are recorded together when it completes, so that
+     * an interval holds whole requests (up to the few in flight when the interval turns).
+     */
     private void request(SplittableRandom r, long dueNanos) {
         String session = slots.get(zipf.next(r));
+        List<WorkloadModel.Step> steps = model.request(r);
+        long[][] times = new long[steps.size()][];
         try {
-            for (WorkloadModel.Step step : model.request(r)) {
+            for (int i = 0; i < steps.size(); i++) {
+                WorkloadModel.Step step = steps.get(i);
                 int node = options.sticky()
                         ? routers.get(step.service()).nodes().indexOf(routers.get(step.service()).nodeFor(session))
                         : r.nextInt(store.nodesPerService());
                 long start = System.nanoTime();
                 long[] t = store.step(node, session, step);
-                record("step", System.nanoTime() - start);
-                record("read", t[0]);
-                if (t[1] > 0) {
-                    record("save", t[1]);
+                times[i] = new long[] {System.nanoTime() - start, t[0], t[1]};
+            }
+            long end = System.nanoTime();
+            for (long[] t : times) {
+                record("step", t[0]);
+                record("read", t[1]);
+                if (t[2] > 0) {
+                    record("save", t[2]);
                 }
             }
-            record("request", System.nanoTime() - dueNanos);
+            record("request", end - dueNanos);
             completed.increment();
         } catch (RuntimeException e) {
             failed(e);
