@@ -22,7 +22,7 @@ java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho client 7600 20000
 kill $echo_pid 2>/dev/null || true
 if command -v redis-benchmark >/dev/null 2>&1; then
   echo "Redis floor (PING, one connection, no pipelining):"
-  redis-benchmark -h 127.0.0.1 -p 6379 -c 1 -n 20000 -t ping_inline -q --precision 3 || true
+  redis-benchmark -h 127.0.0.1 -p 6379 -c 1 -n 20000 -t ping_inline -q --precision 3 | tr '\r' '\n' | tail -n 1 || true
 fi
 
 java -Xms2g -Xmx2g -jar benchmarks/target/sessionmesh-load.jar --out "$out" "$@" | tee "$out/load.log"

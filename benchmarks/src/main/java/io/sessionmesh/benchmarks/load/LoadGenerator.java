@@ -115,6 +115,7 @@ public final class LoadGenerator {
         phase.interval();
         long errorsBefore = phase.errors();
         long droppedBefore = phase.dropped();
+        long expiredBefore = phase.expired();
         StoreUnderTest.Counters before = phase.store.counters();
         Map<String, Double> sampleBefore = phase.store.sample();
         long start = System.nanoTime();
@@ -150,6 +151,7 @@ public final class LoadGenerator {
         result.requests = result.requestLatency().getTotalCount();
         result.errors = phase.errors() - errorsBefore;
         result.dropped = phase.dropped() - droppedBefore;
+        result.expired = phase.expired() - expiredBefore;
         result.lastError = result.errors > 0 ? phase.lastError() : null;
         phase.stop(threads);
         return result;
@@ -171,7 +173,9 @@ public final class LoadGenerator {
                     (c.backendBytesSent() + c.backendBytesReceived()) / n,
                     Double.isNaN(c.hitRatio()) ? "-" : String.format("%.1f%%", 100 * c.hitRatio()), r.errors + r.dropped));
         }
-        b.append("RT/req, bytes/req: the services' link (to the sidecar, or to Redis); RT2, bytes2: sidecars to masters.\n");
+        b.append("RT/req, bytes/req: the services' link (to the sidecar, or to Redis); RT2, bytes2: sidecars to masters;\n"
+                + "errors include requests dropped by the open loop's backlog. Sessions met expired (users logged in again): ");
+        b.append(String.join(", ", results.stream().map(r -> r.system + " " + r.mode + " " + r.expired).toList())).append('\n');
         for (String mode : o.modes()) {
             PhaseResult redis = find(results, "spring-session-redis", mode);
             if (redis == null) {

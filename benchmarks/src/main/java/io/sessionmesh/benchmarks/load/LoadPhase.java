@@ -46,6 +46,7 @@ final class LoadPhase {
     private final LongAdder completed = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder dropped = new LongAdder();
+    private final LongAdder expired = new LongAdder();
     private final AtomicLong lastErrorAt = new AtomicLong();
     private volatile String lastError;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -178,11 +179,14 @@ final class LoadPhase {
     }
 
     /**
-     * One end-user request, due at {@code dueNanos}. Its operations are recorded together when it completes, so that
+     * One end-user request for the session in a Zipf-chosen slot, due at {@code dueNanos}. A session that expired
+     * while idle (between phases, or a cold one) is counted and replaced by a new login, as its user would log in
+     * again; that request is not counted as a request. Its operations are recorded together when it completes, so that
      * an interval holds whole requests (up to the few in flight when the interval turns).
      */
     private void request(SplittableRandom r, long dueNanos) {
-        String session = slots.get(zipf.next(r));
+        int slot = zipf.next(r);
+        String session = slots.get(slot);
         List<WorkloadModel.Step> steps = model.request(r);
         long[][] times = new long[steps.size()][];
         try {
@@ -205,6 +209,13 @@ final class LoadPhase {
             }
             record("request", end - dueNanos);
             completed.increment();
+        } catch (StoreUnderTest.SessionGone e) {
+            expired.increment();
+            try {
+                slots.compareAndSet(slot, session, store.create(r.nextInt(store.nodesPerService()), model.newSession(r)));
+            } catch (RuntimeException again) {
+                failed(again);
+            }
         } catch (RuntimeException e) {
             failed(e);
         }
@@ -244,6 +255,11 @@ final class LoadPhase {
 
     long dropped() {
         return dropped.sum();
+    }
+
+    /** Requests that found their session expired (and logged in again). */
+    long expired() {
+        return expired.sum();
     }
 
     String lastError() {

@@ -21,6 +21,7 @@ final class PhaseResult {
     long requests;
     long errors;
     long dropped;
+    long expired;
     String lastError;
     StoreUnderTest.Counters counters;
 
@@ -61,6 +62,7 @@ final class PhaseResult {
         m.put("requests_per_s", Math.round(throughput() * 10) / 10.0);
         m.put("errors", errors);
         m.put("dropped", dropped);
+        m.put("expired_sessions_met", expired);
         if (lastError != null) {
             m.put("last_error", lastError);
         }

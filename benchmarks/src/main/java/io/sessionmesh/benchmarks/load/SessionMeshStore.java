@@ -3,6 +3,7 @@ package io.sessionmesh.benchmarks.load;
 import io.sessionmesh.client.Section;
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.TransportForm;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -113,7 +114,12 @@ final class SessionMeshStore implements StoreUnderTest {
     public long[] step(int node, String sessionId, WorkloadModel.Step step) {
         SessionMeshClient client = client(step.service(), node);
         long t0 = System.nanoTime();
-        Session s = client.getSession(sessionId, step.reads().toArray(String[]::new));
+        Session s;
+        try {
+            s = client.getSession(sessionId, step.reads().toArray(String[]::new));
+        } catch (SessionNotFoundException e) {
+            throw new SessionGone(sessionId, e);
+        }
         for (String section : step.reads()) {
             Section sec = s.section(section);
             for (String attribute : sec.attributeNames()) {

@@ -107,7 +107,7 @@ final class SpringSessionRedisStore implements StoreUnderTest {
         long t0 = System.nanoTime();
         Session s = repository.findById(sessionId);
         if (s == null) {
-            throw new IllegalStateException("session " + sessionId + " not found in Redis");
+            throw new SessionGone(sessionId, null);
         }
         s.setLastAccessedTime(Instant.now());
         for (String section : step.reads()) {

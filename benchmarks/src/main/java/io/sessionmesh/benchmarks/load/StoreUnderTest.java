@@ -21,6 +21,8 @@ interface StoreUnderTest extends AutoCloseable {
      * One service's part of a request, through node {@code node} of {@code step.service()}: reads the declared
      * sections in the store's way, decodes every attribute of them, sets the step's writes and saves, as the
      * service's request handling would. Answers the nanoseconds of the read and of the save (0 when none was sent).
+     *
+     * @throws SessionGone if the store has no such session
      */
     long[] step(int node, String sessionId, WorkloadModel.Step step);
 
@@ -34,6 +36,13 @@ interface StoreUnderTest extends AutoCloseable {
 
     @Override
     void close();
+
+    /** The session is not there any more (it expired while idle): the user would log in again. */
+    final class SessionGone extends RuntimeException {
+        SessionGone(String sessionId, Throwable cause) {
+            super("session " + sessionId + " is gone (expired)", cause, false, false);
+        }
+    }
 
     /**
      * Cumulative counters; a later snapshot minus an earlier one is what a phase did.

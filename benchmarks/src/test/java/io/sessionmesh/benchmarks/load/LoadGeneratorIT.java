@@ -36,10 +36,11 @@ class LoadGeneratorIT {
             assertEquals(0, r.dropped, what + "requests dropped");
             assertTrue(r.requests > 0, what + "no request completed");
             assertEquals(r.requests, r.requestLatency().getTotalCount());
-            // Every request is two service steps, each with one read; a request in flight when the measured period
-            // began or ended may have half its operations counted.
+            // Every request is two service steps, each with one read; a request recording its operations as the
+            // measured period begins or ends may have them counted on one side and itself on the other (two reads
+            // each, at each of the two ends).
             long concurrency = r.mode.equals("closed") ? o.users() : o.workers();
-            assertTrue(Math.abs(r.latency.get("read").getTotalCount() - 2 * r.requests) <= 2 * concurrency,
+            assertTrue(Math.abs(r.latency.get("read").getTotalCount() - 2 * r.requests) <= 4 * concurrency,
                     what + r.latency.get("read").getTotalCount() + " reads for " + r.requests + " requests");
             StoreUnderTest.Counters c = r.counters;
             assertTrue(c.clientRoundTrips() >= 2 * (r.requests - concurrency), what + "fewer round trips than reads: " + c);

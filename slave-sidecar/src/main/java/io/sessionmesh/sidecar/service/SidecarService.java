@@ -53,6 +53,11 @@ public final class SidecarService {
     private final SidecarMetrics metrics;
     private final Cache<Long, byte[]> schemas;
     private final Set<String> touched = ConcurrentHashMap.newKeySet();
+    /**
+     * Touches sent on one master connection before their answers are in, at most: well under a master's
+     * {@code max-in-flight} (1024 by default), so that forwarding touches leaves room for the users' requests.
+     */
+    public static final int MAX_TOUCHES_IN_FLIGHT = 128;
     private final AtomicLong creates = new AtomicLong();
     /** How long after the lease ran out cached sections may still be served, marked stale (0: never). */
     private final long staleReadWindowNanos;
@@ -265,28 +270,46 @@ public final class SidecarService {
         }
         List<String> ids = new ArrayList<>(touched);
         touched.removeAll(ids);
-        // One pipelined batch per connection, flushed once: a thousand touches are one write, not a thousand.
-        java.util.Set<MasterConnection> used = new java.util.HashSet<>();
+        java.util.Map<MasterConnection, List<String>> byConnection = new java.util.HashMap<>();
         for (String id : ids) {
-            MasterPool pool = router.forSession(id);
-            MasterConnection c = pool.connection();
+            MasterConnection c = router.forSession(id).connection();
             if (c == null) {
                 touched.add(id); // try again next time
                 continue;
             }
-            used.add(c);
+            byConnection.computeIfAbsent(c, k -> new ArrayList<>()).add(id);
+        }
+        byConnection.forEach((c, list) -> forwardTouches(c, list, 0));
+    }
+
+    /**
+     * Sends {@code ids[from..]} as pipelined batches of at most {@value #MAX_TOUCHES_IN_FLIGHT}, each flushed once,
+     * the next when the last one's answers are in: thousands of touches never fill a master's in-flight limit,
+     * which would refuse the users' own requests on that connection meanwhile.
+     */
+    private void forwardTouches(MasterConnection c, List<String> ids, int from) {
+        int to = Math.min(ids.size(), from + MAX_TOUCHES_IN_FLIGHT);
+        CompletableFuture<?>[] batch = new CompletableFuture<?>[to - from];
+        for (int i = from; i < to; i++) {
+            String id = ids.get(i);
             metrics.touchesForwarded.increment();
-            c.touchWithTimes(id, false).whenComplete((t, e) -> {
+            batch[i - from] = c.touchWithTimes(id, false).whenComplete((t, e) -> {
                 if (e != null) {
-                    if (status(e) == Status.NOT_FOUND) {
+                    int status = status(e);
+                    if (status == Status.NOT_FOUND) {
                         cache.evict(id);
+                    } else if (status == Status.UNAVAILABLE) {
+                        touched.add(id); // the connection went: next time, on another
                     }
                 } else if (t != null) {
                     cache.extend(id, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
                 }
             });
         }
-        used.forEach(MasterConnection::flush);
+        c.flush();
+        if (to < ids.size()) {
+            CompletableFuture.allOf(batch).whenComplete((x, e) -> forwardTouches(c, ids, to));
+        }
     }
 
     /** Sessions waiting for their touch to be forwarded. */
