@@ -2,7 +2,7 @@
 # The end-to-end comparison of benchmarks/RESULTS.md, section 6, in one run: shared/WORKLOAD.md at 1/100 scale
 # through SessionMesh (binary, then JSON: a master and 3 sidecars each, processes) and through Spring Session on
 # the local Redis, closed loop then open loop at one rate for all, with the TCP round-trip floor and Redis's own
-# floor (redis-benchmark PING) measured first. About 12 minutes. Flags after the script's name go to the load
+# floor (redis-benchmark PING) measured first. About 15 minutes. Flags after the script's name go to the load
 # generator (java -jar benchmarks/target/sessionmesh-load.jar --help lists them). Results and PNG charts:
 # benchmarks/results/load-<date>/.
 set -euo pipefail
@@ -22,7 +22,7 @@ java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho client 7600 20000
 kill $echo_pid 2>/dev/null || true
 if command -v redis-benchmark >/dev/null 2>&1; then
   echo "Redis floor (PING, one connection, no pipelining):"
-  redis-benchmark -h 127.0.0.1 -p 6379 -c 1 -n 20000 -t ping_inline -q --precision 3 | tr '\r' '\n' | tail -n 1 || true
+  redis-benchmark -h 127.0.0.1 -p 6379 -c 1 -n 20000 -t ping_inline -q --precision 3 | tr '\r' '\n' | grep -a 'requests per second' | tail -n 1 || true
 fi
 
 java -Xms2g -Xmx2g -jar benchmarks/target/sessionmesh-load.jar --out "$out" "$@" | tee "$out/load.log"

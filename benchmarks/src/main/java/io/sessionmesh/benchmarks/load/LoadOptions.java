@@ -25,7 +25,7 @@ import java.util.Map;
  *       closed-loop throughput of this run, the same for every system</td></tr>
  *   <tr><td>--workers</td><td>{@value #DEFAULT_WORKERS}</td><td>open-loop threads (requests beyond them queue, and
  *       their wait counts in their latency)</td></tr>
- *   <tr><td>--warmup, --duration</td><td>15s, 60s</td><td>per system and mode; the warm-up is not counted</td></tr>
+ *   <tr><td>--warmup, --duration</td><td>30s, 60s</td><td>per system and mode; the warm-up is not counted</td></tr>
  *   <tr><td>--redis</td><td>127.0.0.1:6379</td><td>the Redis server for Spring Session</td></tr>
  *   <tr><td>--master-jar, --sidecar-jar</td><td>master-store/target/..., slave-sidecar/target/...</td><td>the servers</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/load</td><td>where the JSON result and the PNG charts go</td></tr>
@@ -55,7 +55,7 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                   --users 16              closed-loop users
                   --rate 0                open-loop requests/s; 0: 60% of the lowest closed-loop throughput of the run
                   --workers 64            open-loop threads
-                  --warmup 15s --duration 60s   per system and mode
+                  --warmup 30s --duration 60s   per system and mode
                   --redis 127.0.0.1:6379  Redis for Spring Session
                   --master-jar master-store/target/sessionmesh-master.jar --sidecar-jar slave-sidecar/target/sessionmesh-sidecar.jar
                   --out benchmarks/results/load   load.json and the PNG charts
@@ -105,7 +105,7 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                 integer(f.remove("users"), DEFAULT_USERS, 1, 1024, "users"),
                 integer(f.remove("rate"), 0, 0, 1_000_000, "rate"),
                 integer(f.remove("workers"), DEFAULT_WORKERS, 1, 4096, "workers"),
-                duration(f.remove("warmup"), "15s", "warmup"),
+                duration(f.remove("warmup"), "30s", "warmup"),
                 duration(f.remove("duration"), "60s", "duration"),
                 redis.substring(0, colon), integer(redis.substring(colon + 1), 6379, 1, 65535, "redis port"),
                 Path.of(f.getOrDefault("master-jar", "master-store/target/sessionmesh-master.jar")),
