@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.benchmarks.workload.Zipf;
 import io.sessionmesh.client.routing.StickyRouter;
 
 import org.HdrHistogram.Histogram;
@@ -57,7 +58,7 @@ final class LoadPhase {
         this.model = model;
         this.options = options;
         this.slots = new AtomicReferenceArray<>(options.sessions());
-        this.zipf = new Zipf(options.sessions(), 0.99);
+        this.zipf = new Zipf(options.sessions(), Zipf.WORKLOAD_S);
         for (int s = 0; s < WorkloadModel.SERVICES; s++) {
             List<String> nodes = new ArrayList<>();
             for (int n = 0; n < store.nodesPerService(); n++) {
@@ -271,27 +272,5 @@ final class LoadPhase {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    /** Zipf over ranks 0..n-1: the cumulative distribution, searched. */
-    static final class Zipf {
-        private final double[] cdf;
-
-        Zipf(int n, double s) {
-            cdf = new double[n];
-            double sum = 0;
-            for (int i = 0; i < n; i++) {
-                sum += 1 / Math.pow(i + 1, s);
-                cdf[i] = sum;
-            }
-            for (int i = 0; i < n; i++) {
-                cdf[i] /= sum;
-            }
-        }
-
-        int next(SplittableRandom r) {
-            int i = java.util.Arrays.binarySearch(cdf, r.nextDouble());
-            return Math.min(cdf.length - 1, i < 0 ? -i - 1 : i);
-        }
     }
 }

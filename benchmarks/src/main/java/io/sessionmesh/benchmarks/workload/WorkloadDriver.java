@@ -215,38 +215,6 @@ public final class WorkloadDriver {
                 h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue());
     }
 
-    /** Zipf (s = 0.99) over ranks 0..n-1: the cumulative distribution, searched. */
-    static final class Zipf {
-        private final double[] cdf;
-
-        Zipf(int n, double s) {
-            cdf = new double[n];
-            double sum = 0;
-            for (int i = 0; i < n; i++) {
-                sum += 1 / Math.pow(i + 1, s);
-                cdf[i] = sum;
-            }
-            for (int i = 0; i < n; i++) {
-                cdf[i] /= sum;
-            }
-        }
-
-        int next(SplittableRandom r) {
-            double u = r.nextDouble();
-            int lo = 0;
-            int hi = cdf.length - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (cdf[mid] < u) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-    }
-
     /**
      * The active sessions: slot i holds the session of Zipf rank i. New sessions replace slots round-robin (so they
      * land on random ranks), a fifth of the set a minute, each written whole first (as a login would).
