@@ -112,12 +112,13 @@ public final class LoadGenerator {
         say(name + ", " + mode + " loop" + (rate > 0 ? " at " + rate + "/s" : ", " + o.users() + " users") + ": warm-up "
                 + o.warmup().toSeconds() + " s");
         Thread.sleep(o.warmup().toMillis());
+        // Counters before the histograms start and after they end: every call of a request counted is counted.
+        StoreUnderTest.Counters before = phase.store.counters();
+        Map<String, Double> sampleBefore = phase.store.sample();
         phase.interval();
         long errorsBefore = phase.errors();
         long droppedBefore = phase.dropped();
         long expiredBefore = phase.expired();
-        StoreUnderTest.Counters before = phase.store.counters();
-        Map<String, Double> sampleBefore = phase.store.sample();
         long start = System.nanoTime();
         long end = start + o.duration().toNanos();
         Histogram window = new Histogram(LoadPhase.MAX_NANOS, 3);

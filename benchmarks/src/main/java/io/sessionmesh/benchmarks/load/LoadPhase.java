@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One system under one mode: the active sessions (Zipf s = 0.99 over them; a fifth of them replaced by new logins a
@@ -52,6 +54,8 @@ final class LoadPhase {
     private volatile String lastError;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger nextSlot = new AtomicInteger();
+    /** Held to record one request's operations (shared) and to turn the interval (exclusive): intervals hold whole requests. */
+    private final ReadWriteLock turning = new ReentrantReadWriteLock();
 
     LoadPhase(StoreUnderTest store, WorkloadModel model, LoadOptions options) {
         this.store = store;
@@ -182,7 +186,7 @@ final class LoadPhase {
     /**
      * One end-user request for the session in a Zipf-chosen slot, due at {@code dueNanos}. A session that expired
      * while idle (between phases, or a cold one) is counted and replaced by a new login, as its user would log in
-     * again; that request is not counted as a request. Its operations are recorded together when it completes, so that
+     * again; that request is not counted as a request. Its operations are recorded together, in one interval. Its operations are recorded together when it completes, so that
      * an interval holds whole requests (up to the few in flight when the interval turns).
      */
     private void request(SplittableRandom r, long dueNanos) {
@@ -201,14 +205,19 @@ final class LoadPhase {
                 times[i] = new long[] {System.nanoTime() - start, t[0], t[1]};
             }
             long end = System.nanoTime();
-            for (long[] t : times) {
-                record("step", t[0]);
-                record("read", t[1]);
-                if (t[2] > 0) {
-                    record("save", t[2]);
+            turning.readLock().lock();
+            try {
+                for (long[] t : times) {
+                    record("step", t[0]);
+                    record("read", t[1]);
+                    if (t[2] > 0) {
+                        record("save", t[2]);
+                    }
                 }
+                record("request", end - dueNanos);
+            } finally {
+                turning.readLock().unlock();
             }
-            record("request", end - dueNanos);
             completed.increment();
         } catch (StoreUnderTest.SessionGone e) {
             expired.increment();
@@ -242,7 +251,12 @@ final class LoadPhase {
     /** The histograms since the last call, by operation. */
     Map<String, Histogram> interval() {
         Map<String, Histogram> out = new TreeMap<>();
-        recorders.forEach((op, rec) -> out.put(op, rec.getIntervalHistogram()));
+        turning.writeLock().lock();
+        try {
+            recorders.forEach((op, rec) -> out.put(op, rec.getIntervalHistogram()));
+        } finally {
+            turning.writeLock().unlock();
+        }
         return out;
     }
 
