@@ -14,6 +14,9 @@ if [ "${1:-}" = stop ]; then
   if [ ! -f "$jar" ]; then echo "[demo] the demo was never built here, so no demo stack runs"; exit 0; fi
   exec java -jar "$jar" "$@"
 fi
+if { [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; } && [ -f "$jar" ]; then
+  exec java -jar "$jar" --help
+fi
 command -v mvn >/dev/null 2>&1 || { echo "demo: no mvn on the PATH; install Maven 3.8 or later" >&2; exit 1; }
 if [ "${1:-}" != --help ] && [ "${1:-}" != -h ]; then
   echo "[demo] building the master, the sidecar, the example service and the demo (tests skipped; a first build downloads its dependencies from Maven Central)"

@@ -22,22 +22,28 @@ trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
 log "up (base image ${BASE_IMAGE:-eclipse-temurin:17-jre})"
 compose up -d --build >/tmp/sessionmesh-compose-up.log 2>&1 || { cat /tmp/sessionmesh-compose-up.log; fail "docker-compose up"; }
 
-# Every container healthy (compose v1 has no --wait): up to 3 minutes.
+# Every container healthy (compose v1 has no --wait): up to 3 minutes; one that exited or went unhealthy fails at once.
+states=""
 for i in $(seq 1 90); do
-  unhealthy=$(compose ps -q | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' | grep -v ' healthy$' || true)
-  [ -z "$unhealthy" ] && break
+  ids=$(compose ps -a -q)
+  [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 5 ] || fail "expected 5 containers, found: $ids"
+  states=$(printf '%s\n' "$ids" | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}') \
+    || fail "docker inspect"
+  if printf '%s\n' "$states" | grep -qE ' (unhealthy|exited|dead)$'; then fail "a container failed: $states"; fi
+  printf '%s\n' "$states" | grep -qv ' healthy$' || break
   sleep 2
 done
-[ -z "$unhealthy" ] || fail "not healthy after 3 minutes: $unhealthy"
+printf '%s\n' "$states" | grep -qv ' healthy$' && fail "not healthy after 3 minutes: $states"
 log "all five containers healthy"
 
 login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
 id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
 [ -n "$id" ] || fail "no session id in $login"
-misses_before=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p')
+misses_before=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
 offer=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8081/deposits/offer) || fail "offer on host b"
 printf '%s' "$offer" | grep -q '"currency":"RUB"' || fail "host b's offer lacks the session's currency: $offer"
-misses_after=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p')
+misses_after=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
+case "$misses_before$misses_after" in ''|*[!0-9]*) fail "no miss counts in host b's admin stats" ;; esac
 [ "$misses_after" -gt "$misses_before" ] || fail "host b's sidecar did not go to the master ($misses_before -> $misses_after misses)"
 log "a session made on host a (service-a -> sidecar-a -> master) was read on host b (service-b -> sidecar-b -> master): ok"
 

@@ -23,6 +23,11 @@ public final class Session {
     private final String id;
     private final Map<String, Section> sections = new LinkedHashMap<>();
     private boolean invalidated;
+    /**
+     * Made by this client's create call and not read since: it has no sections anywhere yet, so a section is known
+     * empty (version 0) without a call. A login that fills a dozen sections makes no read at all.
+     */
+    private boolean justCreated;
 
     Session(SessionMeshClient client, String id) {
         this.client = client;
@@ -52,9 +57,19 @@ public final class Session {
                 missing.add(n);
             }
         }
-        if (!missing.isEmpty()) {
+        if (!missing.isEmpty() && justCreated) {
+            for (String n : missing) {
+                sections.put(n, new Section(this, n, 0, java.util.Map.of()));
+            }
+        } else if (!missing.isEmpty()) {
             accept(client.api().read(id, missing));
         }
+        return this;
+    }
+
+    /** Marks a session this client has just created: see {@link #justCreated}. */
+    Session created() {
+        justCreated = true;
         return this;
     }
 

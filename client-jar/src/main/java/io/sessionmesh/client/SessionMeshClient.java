@@ -84,7 +84,7 @@ public final class SessionMeshClient implements AutoCloseable {
     public Session createSession(Duration idleTimeout) {
         long seconds = idleTimeout == null ? 0 : Math.max(1, idleTimeout.toSeconds());
         SessionCreated created = api.create(seconds);
-        Session s = new Session(this, created.sessionId());
+        Session s = new Session(this, created.sessionId()).created();
         return s;
     }
 

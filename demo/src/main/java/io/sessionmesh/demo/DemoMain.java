@@ -34,7 +34,14 @@ public final class DemoMain {
             return;
         }
         if (args.length >= 1 && args[0].equals("stop")) {
-            DemoOptions o = DemoOptions.parse(java.util.Arrays.copyOfRange(args, 1, args.length));
+            DemoOptions o;
+            try {
+                o = DemoOptions.parse(java.util.Arrays.copyOfRange(args, 1, args.length));
+            } catch (IllegalArgumentException e) {
+                System.err.println("demo: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
             int n = DemoStack.stopRunning(o.state());
             System.out.println(n == 0 ? "[demo] no demo stack is running" : "[demo] stopped the demo stack (" + n + " processes)");
             return;

@@ -41,12 +41,14 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
                 stop = true;
             } else if (a.startsWith("--") && i + 1 < args.length) {
                 flags.put(a.substring(2), args[++i]);
+            } else if (a.startsWith("--")) {
+                throw new IllegalArgumentException(a + " needs a value (see --help)");
             } else {
                 throw new IllegalArgumentException("unknown argument \"" + a + "\" (flags are --name value; see --help)");
             }
         }
         DemoOptions o = new DemoOptions(
-                duration(flags.remove("duration"), "60s", "duration"),
+                atLeastOneSecond(duration(flags.remove("duration"), "60s", "duration")),
                 duration(flags.remove("warmup"), "5s", "warmup"),
                 integer(flags.remove("sessions"), DEFAULT_SESSIONS, 1, MAX_SESSIONS, "sessions"),
                 integer(flags.remove("users"), DEFAULT_USERS, 1, MAX_USERS, "users"),
@@ -80,6 +82,13 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
                   --jars .                the project directory holding the built jars
                   --state target/demo     logs and process ids of the running stack
                 """;
+    }
+
+    private static Duration atLeastOneSecond(Duration d) {
+        if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--duration " + d.toMillis() + "ms is under 1s");
+        }
+        return d;
     }
 
     private static Duration duration(String text, String fallback, String name) {

@@ -66,7 +66,7 @@ final class DemoStack {
                     "--port", String.valueOf(o.sidecarPort()), "--admin-port", String.valueOf(o.sidecarAdminPort()));
             int sidecarPort = await(s, o.state(), "sidecar", SIDECAR);
             int adminPort = await(s, o.state(), "sidecar", SIDECAR_ADMIN);
-            Process e = launch(o.state(), "service", started, "-jar", service.toString(), "--server.port=" + o.servicePort(),
+            Process e = launch(o.state(), "service", started, "-jar", service.toString(), "--server.port=" + o.servicePort(), "--server.address=127.0.0.1",
                     "--sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecarPort);
             int servicePort = await(e, o.state(), "service", SERVICE);
             return new DemoStack(o.state(), started, masterPort, sidecarPort, adminPort, servicePort);

@@ -89,9 +89,13 @@ class DepositFlowIT {
 
     @Test
     void depositFlow_eachRequestMakesOneBatchRead() throws Exception {
+        long readsBeforeLogin = count("read");
+        long writesBeforeLogin = count("write");
         @SuppressWarnings("rawtypes")
         ResponseEntity<Map> login = http.postForEntity("/deposits/login/C1001", null, Map.class);
         assertEquals(201, login.getStatusCode().value());
+        assertEquals(readsBeforeLogin, count("read"), "a login read sections of the session it had just created");
+        assertEquals(writesBeforeLogin + 1, count("write"), "a login saved its twelve sections in more than one call");
         String id = (String) login.getBody().get("sessionId");
         assertNotNull(id);
         assertEquals(id, login.getHeaders().getFirst("X-Session-Id"));
