@@ -48,7 +48,9 @@ public final class SidecarMain {
         }, "sidecar-shutdown"));
         if (server.embeddedMasterAddress() != null) {
             System.out.println("SessionMesh embedded master (local development mode) on "
-                    + server.embeddedMasterAddress().getHostString() + ":" + server.embeddedMasterAddress().getPort());
+                    + server.embeddedMasterAddress().getHostString() + ":" + server.embeddedMasterAddress().getPort()
+                    + ", effective configuration:");
+            System.out.print(server.embeddedMasterConfig().describe());
         }
         System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());

@@ -117,6 +117,11 @@ public final class SidecarServer implements AutoCloseable {
         return service;
     }
 
+    /** The in-process master's configuration in local development mode, or null. */
+    public MasterConfig embeddedMasterConfig() {
+        return embeddedMaster == null ? null : embeddedMaster.config();
+    }
+
     /** The in-process master's address in local development mode, or null. */
     public InetSocketAddress embeddedMasterAddress() {
         return embeddedMaster == null ? null : embeddedMaster.address();
