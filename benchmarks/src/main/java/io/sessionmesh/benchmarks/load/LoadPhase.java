@@ -138,13 +138,8 @@ final class LoadPhase {
             long next = System.nanoTime();
             while (running.get()) {
                 next += period;
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.sleep(wait);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+                if (!sleepUntil(next)) {
+                    return;
                 }
                 if (!due.offer(next)) {
                     dropped.increment();
@@ -163,13 +158,8 @@ final class LoadPhase {
             long next = System.nanoTime();
             while (running.get()) {
                 next += period;
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.sleep(wait);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+                if (!sleepUntil(next)) {
+                    return;
                 }
                 long start = System.nanoTime();
                 try {
@@ -279,6 +269,19 @@ final class LoadPhase {
 
     String lastError() {
         return lastError;
+    }
+
+    /** Sleeps until {@code System.nanoTime()} reaches {@code deadline}; false when interrupted. */
+    private static boolean sleepUntil(long deadline) {
+        long wait = deadline - System.nanoTime();
+        if (wait > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Thread thread(String name, Runnable body) {
