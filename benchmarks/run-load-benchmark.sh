@@ -12,7 +12,7 @@ jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results/load-$(date -u +%Y-%m-%d)
 mkdir -p "$out" benchmarks/target
 
-echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1), redis $(redis-server --version | awk '{print $3}')"
+echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | awk '{print $3}')"
 java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho server 7600 > benchmarks/target/echo.log 2>&1 &
 echo_pid=$!
 trap 'kill $echo_pid 2>/dev/null || true' EXIT

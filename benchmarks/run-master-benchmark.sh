@@ -19,7 +19,7 @@ cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; wai
 trap cleanup EXIT
 wait_port() { for i in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
-echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1), redis $(redis-server --version | cut -d' ' -f3)"
+echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | cut -d' ' -f3)"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   --logfile "$PWD/benchmarks/target/redis.log" &
 pids+=($!)

@@ -18,7 +18,7 @@ cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; wai
 trap cleanup EXIT
 wait_port() { for i in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
-echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1), $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2), redis $(redis-server --version | cut -d' ' -f3)"
+echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), $(wrk --version 2>&1 | sed -n 1p | cut -d' ' -f1-2), redis $(redis-server --version | cut -d' ' -f3)"
 java -Xms1g -Xmx1g -jar master-store/target/sessionmesh-master.jar --port 7401 --io-threads 1 > benchmarks/target/master.log 2>&1 &
 pids+=($!)
 wait_port 7401

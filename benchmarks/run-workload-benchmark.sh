@@ -12,7 +12,7 @@ out=benchmarks/results
 stamp=$(date -u +%Y-%m-%d)
 mkdir -p "$out" benchmarks/target
 
-echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1)"
+echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p)"
 java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho server 7600 > benchmarks/target/echo.log 2>&1 &
 echo_pid=$!
 trap 'kill $echo_pid 2>/dev/null || true' EXIT

@@ -21,7 +21,7 @@ command -v debootstrap >/dev/null 2>&1 || { echo "[base-image] debootstrap is mi
 # The mirror apt already uses: a deb822 'URIs:' line or a one-line 'deb <uri> <suite>' entry.
 mirror=${DEBIAN_MIRROR:-}
 if [ -z "$mirror" ]; then
-  mirror=$(grep -h -m1 -E '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | awk '{print $2}' | head -n 1 || true)
+  mirror=$(awk '/^URIs:/ && !/security/ && !found {print $2; found=1}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
 fi
 if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
   mirror=$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
@@ -43,4 +43,6 @@ tar -C "$root" -c . | docker import \
   --change 'ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64' \
   --change 'CMD ["/bin/bash"]' \
   - "$image" >/dev/null
-docker run --rm "$image" java -version 2>&1 | head -n 1
+# Not `| head -n 1`: under pipefail, head's early exit kills the JVM's remaining output with SIGPIPE (status 141).
+version=$(docker run --rm "$image" java -version 2>&1)
+echo "[base-image] $image: ${version%%$'\n'*}"

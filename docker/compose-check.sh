@@ -5,6 +5,8 @@
 #   docker/compose-check.sh        needs the jars (mvn package) and, with no registry, BASE_IMAGE set to a local
 #                                  image (docker/build-base-image.sh; .ci/run does both)
 set -euo pipefail
+# Under pipefail a reader that stops early (head, grep -q) kills its writer with SIGPIPE and fails the pipeline:
+# match strings with here-strings, not pipes.
 cd "$(dirname "$0")/.."
 project=${COMPOSE_PROJECT_NAME:-sessionmesh-check}
 compose() {
@@ -29,11 +31,11 @@ for i in $(seq 1 90); do
   [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 5 ] || fail "expected 5 containers, found: $ids"
   states=$(printf '%s\n' "$ids" | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}') \
     || fail "docker inspect"
-  if printf '%s\n' "$states" | grep -qE ' (unhealthy|exited|dead)$'; then fail "a container failed: $states"; fi
-  printf '%s\n' "$states" | grep -qv ' healthy$' || break
+  if grep -qE ' (unhealthy|exited|dead)$' <<<"$states"; then fail "a container failed: $states"; fi
+  grep -qv ' healthy$' <<<"$states" || break
   sleep 2
 done
-printf '%s\n' "$states" | grep -qv ' healthy$' && fail "not healthy after 3 minutes: $states"
+grep -qv ' healthy$' <<<"$states" && fail "not healthy after 3 minutes: $states"
 log "all five containers healthy"
 
 login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
@@ -41,17 +43,17 @@ id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
 [ -n "$id" ] || fail "no session id in $login"
 misses_before=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
 offer=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8081/deposits/offer) || fail "offer on host b"
-printf '%s' "$offer" | grep -q '"currency":"RUB"' || fail "host b's offer lacks the session's currency: $offer"
+grep -q '"currency":"RUB"' <<<"$offer" || fail "host b's offer lacks the session's currency: $offer"
 misses_after=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
 case "$misses_before$misses_after" in ''|*[!0-9]*) fail "no miss counts in host b's admin stats" ;; esac
 [ "$misses_after" -gt "$misses_before" ] || fail "host b's sidecar did not go to the master ($misses_before -> $misses_after misses)"
 log "a session made on host a (service-a -> sidecar-a -> master) was read on host b (service-b -> sidecar-b -> master): ok"
 
 cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) || fail "cards on host a"
-printf '%s' "$cards" | grep -q '"EUR"' && fail "host a shows a limit nobody set: $cards"
+grep -q '"EUR"' <<<"$cards" && fail "host a shows a limit nobody set: $cards"
 curl -sf -X PUT -H "X-Session-Id: $id" -H 'Content-Type: application/json' -d '{"currency": "EUR", "amount": 2500}' \
   http://127.0.0.1:8081/cards/limit >/dev/null || fail "limit on host b"
 cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) || fail "cards on host a"
-printf '%s' "$cards" | grep -q '"EUR":2500' || fail "host a still shows the old limits after host b's write: $cards"
+grep -q '"EUR":2500' <<<"$cards" || fail "host a still shows the old limits after host b's write: $cards"
 log "host b wrote a section host a had cached; host a's next read shows the write (the master invalidated it): ok"
 log "down"
