@@ -2,8 +2,8 @@ package io.sessionmesh.client;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.serialization.attribute.AttributeCodecException;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package io.sessionmesh.client;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionData;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionData;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,9 +6,9 @@ import io.sessionmesh.client.internal.SidecarSchemaRegistry;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.serialization.compression.CompressionOptions;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.SessionCreated;
-import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.URI;
 import java.time.Duration;

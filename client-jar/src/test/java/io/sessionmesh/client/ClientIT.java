@@ -4,7 +4,7 @@ import io.sessionmesh.master.MasterMain;
 import io.sessionmesh.master.testing.ServerProcess;
 import io.sessionmesh.serialization.attribute.AttributeDecodeException;
 import io.sessionmesh.serialization.attribute.UnknownClassException;
-import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.sidecar.SidecarMain;
 
 import org.junit.jupiter.api.AfterAll;

@@ -4,7 +4,7 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.serialization.attribute.ClassFilter;
-import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SectionDelta;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

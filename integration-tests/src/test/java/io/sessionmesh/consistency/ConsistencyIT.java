@@ -4,9 +4,9 @@ import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.consistency.HistoryChecker.Verdict;
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.ReadRequest;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

@@ -1,6 +1,6 @@
 package io.sessionmesh.sidecar;
 
-import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.sidecar.cache.SectionCache;

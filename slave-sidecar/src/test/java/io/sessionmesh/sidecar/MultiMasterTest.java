@@ -1,9 +1,9 @@
 package io.sessionmesh.sidecar;
 
-import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
-import io.sessionmesh.serialization.transport.ReadRequest;
+import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import io.netty.channel.EventLoopGroup;

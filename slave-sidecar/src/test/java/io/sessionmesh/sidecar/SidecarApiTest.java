@@ -2,14 +2,14 @@ package io.sessionmesh.sidecar;
 
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.ErrorMessage;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.SessionCreated;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.ErrorMessage;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import org.junit.jupiter.api.AfterAll;
@@ -156,8 +156,8 @@ class SidecarApiTest {
         patchJson(id, "{\"sections\": {\"s\": {\"set\": {\"k\": \"AQ==\"}}}}");
         get(id, "s");
         // Another writer (straight to the master): this sidecar's copy is behind by one version.
-        try (var c = io.sessionmesh.master.client.MasterConnection.connect(sidecarGroup(), master.address(),
-                io.sessionmesh.master.client.MasterConnection.Options.DEFAULT, null).join()) {
+        try (var c = io.sessionmesh.wire.client.MasterConnection.connect(sidecarGroup(), master.address(),
+                io.sessionmesh.wire.client.MasterConnection.Options.DEFAULT, null).join()) {
             c.write(new WriteRequest(id, List.of(new SectionDelta("s", Map.of("k", new byte[] {9}), List.of())))).join();
         }
         // The next write through the sidecar learns version 3: its cached version 1 missed one, so it is dropped.

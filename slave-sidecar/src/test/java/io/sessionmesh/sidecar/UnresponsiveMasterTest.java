@@ -4,8 +4,8 @@ import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import org.junit.jupiter.api.Test;
 
-import io.sessionmesh.master.protocol.FrameHeader;
-import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.Opcodes;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -5,9 +5,9 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import org.HdrHistogram.Histogram;
 

@@ -4,8 +4,8 @@ import io.sessionmesh.benchmarks.workload.WorkloadSizes;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.master.store.Ticker;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,14 +1,14 @@
 package io.sessionmesh.benchmarks.master;
 
 import io.sessionmesh.benchmarks.workload.WorkloadValues;
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.protocol.FrameHeader;
-import io.sessionmesh.master.protocol.Opcodes;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

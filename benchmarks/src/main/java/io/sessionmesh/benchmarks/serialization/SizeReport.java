@@ -3,10 +3,10 @@ package io.sessionmesh.benchmarks.serialization;
 import io.sessionmesh.benchmarks.workload.WorkloadValues;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 import io.sessionmesh.serialization.compression.ValueCompressor;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.JsonTransportCodec;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionData;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.JsonTransportCodec;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionData;
 
 import one.nio.serial.Serializer;
 

@@ -1,10 +1,10 @@
 package io.sessionmesh.benchmarks.sidecar;
 
 import io.sessionmesh.benchmarks.master.MasterVsRedis;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.SessionCreated;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import org.HdrHistogram.Histogram;
 

@@ -4,10 +4,10 @@ import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

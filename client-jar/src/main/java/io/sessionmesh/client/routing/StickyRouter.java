@@ -1,6 +1,6 @@
 package io.sessionmesh.client.routing;
 
-import io.sessionmesh.serialization.transport.HashRing;
+import io.sessionmesh.wire.placement.HashRing;
 
 import java.util.List;
 

@@ -103,7 +103,7 @@ public final class CurrentSession {
             return;
         }
         String route = router != null ? router.routeFor(sessionId)
-                : Long.toHexString(io.sessionmesh.serialization.transport.HashRing.hash(sessionId) >>> 16);
+                : Long.toHexString(io.sessionmesh.wire.placement.HashRing.hash(sessionId) >>> 16);
         Cookie c = new Cookie(name, route);
         c.setPath("/");
         c.setHttpOnly(true);

@@ -1,6 +1,6 @@
 package io.sessionmesh.master.coherence;
 
-import io.sessionmesh.master.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.Invalidation;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

@@ -1,7 +1,7 @@
 package io.sessionmesh.master.config;
 
 import io.sessionmesh.master.store.StoreLimits;
-import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

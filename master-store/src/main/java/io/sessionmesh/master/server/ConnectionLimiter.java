@@ -1,7 +1,7 @@
 package io.sessionmesh.master.server;
 
-import io.sessionmesh.master.protocol.FrameBodies;
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.protocol.FrameBodies;
+import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;

@@ -2,9 +2,9 @@ package io.sessionmesh.master.server;
 
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
-import io.sessionmesh.master.protocol.FrameDecoder;
+import io.sessionmesh.wire.protocol.FrameDecoder;
 import io.sessionmesh.master.store.SessionStore;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;

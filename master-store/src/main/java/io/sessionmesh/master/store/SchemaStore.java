@@ -1,6 +1,6 @@
 package io.sessionmesh.master.store;
 
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.transport.Status;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package io.sessionmesh.master.store;
 
 import io.sessionmesh.master.coherence.Fence;
-import io.sessionmesh.serialization.transport.EncodedSection;
+import io.sessionmesh.wire.transport.EncodedSection;
 
 /**
  * One session: its sections and its clock. The sections array is copy-on-write: a write builds a new array

@@ -1,6 +1,6 @@
 package io.sessionmesh.master.store;
 
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.transport.Status;
 
 /**
  * A store operation refused, with the {@link Status} code to answer and a message that names what is wrong

@@ -1,6 +1,7 @@
 package io.sessionmesh.master.placement;
 
-import io.sessionmesh.serialization.transport.HashRing;
+import io.sessionmesh.wire.placement.HashRing;
+import io.sessionmesh.wire.placement.Placement;
 
 import io.sessionmesh.master.store.SessionIds;
 

@@ -1,18 +1,18 @@
 package io.sessionmesh.master.server;
 
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.client.MasterException;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.master.config.MasterConfig;
-import io.sessionmesh.master.protocol.Frame;
-import io.sessionmesh.master.protocol.FrameHeader;
-import io.sessionmesh.master.protocol.Invalidation;
-import io.sessionmesh.master.protocol.Opcodes;
-import io.sessionmesh.master.protocol.Registration;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.protocol.Frame;
+import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.Registration;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

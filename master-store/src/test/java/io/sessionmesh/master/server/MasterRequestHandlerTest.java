@@ -1,19 +1,19 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.master.coherence.HolderRegistry;
-import io.sessionmesh.master.protocol.FrameDecoder;
-import io.sessionmesh.master.protocol.FrameHeader;
-import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.FrameDecoder;
+import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.master.store.Ticker;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

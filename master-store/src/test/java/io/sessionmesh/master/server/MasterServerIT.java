@@ -1,17 +1,17 @@
 package io.sessionmesh.master.server;
 
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.client.MasterException;
-import io.sessionmesh.master.protocol.Opcodes;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.testing.ServerProcess;
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.ReadResult;
-import io.sessionmesh.serialization.transport.SectionData;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionData;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

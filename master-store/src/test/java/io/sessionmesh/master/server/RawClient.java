@@ -1,6 +1,6 @@
 package io.sessionmesh.master.server;
 
-import io.sessionmesh.master.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.FrameHeader;
 
 import java.io.DataInputStream;
 import java.io.EOFException;

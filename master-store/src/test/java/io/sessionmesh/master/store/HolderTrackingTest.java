@@ -3,9 +3,9 @@ package io.sessionmesh.master.store;
 import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.Invalidator;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
 
 import org.junit.jupiter.api.Test;
 

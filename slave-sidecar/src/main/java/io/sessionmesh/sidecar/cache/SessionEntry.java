@@ -1,7 +1,7 @@
 package io.sessionmesh.sidecar.cache;
 
-import io.sessionmesh.serialization.transport.EncodedSection;
-import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.SectionDelta;
 
 import java.util.Arrays;
 import java.util.List;

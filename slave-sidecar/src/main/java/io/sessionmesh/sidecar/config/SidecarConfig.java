@@ -2,7 +2,7 @@ package io.sessionmesh.sidecar.config;
 
 import io.sessionmesh.master.config.ConfigSource;
 import io.sessionmesh.master.config.Units;
-import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;

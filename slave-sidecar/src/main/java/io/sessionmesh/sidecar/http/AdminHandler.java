@@ -1,7 +1,7 @@
 package io.sessionmesh.sidecar.http;
 
-import io.sessionmesh.serialization.transport.EncodedSection;
-import io.sessionmesh.serialization.transport.TransportLimits;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.sidecar.cache.SessionEntry;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;

@@ -1,15 +1,15 @@
 package io.sessionmesh.sidecar.http;
 
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.CreateRequest;
-import io.sessionmesh.serialization.transport.EncodedReadResult;
-import io.sessionmesh.serialization.transport.ErrorMessage;
-import io.sessionmesh.serialization.transport.JsonTransportCodec;
-import io.sessionmesh.serialization.transport.MalformedMessageException;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.TransportLimits;
-import io.sessionmesh.serialization.transport.TransportMessage;
-import io.sessionmesh.serialization.transport.WriteRequest;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.CreateRequest;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.ErrorMessage;
+import io.sessionmesh.wire.transport.JsonTransportCodec;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
+import io.sessionmesh.wire.transport.TransportMessage;
+import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.sidecar.service.SidecarService;
 
 import io.netty.buffer.ByteBuf;

@@ -1,6 +1,6 @@
 package io.sessionmesh.sidecar.http;
 
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.transport.Status;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 

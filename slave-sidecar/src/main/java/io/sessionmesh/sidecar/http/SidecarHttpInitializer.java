@@ -1,7 +1,7 @@
 package io.sessionmesh.sidecar.http;
 
-import io.sessionmesh.serialization.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.transport.JsonTransportCodec;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.service.SidecarService;
 

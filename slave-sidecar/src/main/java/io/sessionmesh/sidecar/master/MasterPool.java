@@ -1,8 +1,8 @@
 package io.sessionmesh.sidecar.master;
 
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.client.MasterException;
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.EventLoopGroup;
 import org.slf4j.Logger;

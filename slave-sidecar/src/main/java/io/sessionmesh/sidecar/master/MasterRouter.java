@@ -1,8 +1,8 @@
 package io.sessionmesh.sidecar.master;
 
-import io.sessionmesh.serialization.transport.HashRing;
-import io.sessionmesh.master.placement.Placement;
-import io.sessionmesh.master.client.MasterConnection;
+import io.sessionmesh.wire.placement.HashRing;
+import io.sessionmesh.wire.placement.Placement;
+import io.sessionmesh.wire.client.MasterConnection;
 
 import io.netty.channel.EventLoopGroup;
 

@@ -1,7 +1,7 @@
 package io.sessionmesh.sidecar.metrics;
 
-import io.sessionmesh.master.client.LinkTraffic;
-import io.sessionmesh.serialization.transport.Status;
+import io.sessionmesh.wire.client.LinkTraffic;
+import io.sessionmesh.wire.transport.Status;
 
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;

@@ -1,10 +1,10 @@
 package io.sessionmesh.sidecar.service;
 
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.protocol.Frame;
-import io.sessionmesh.master.protocol.Invalidation;
-import io.sessionmesh.master.protocol.Opcodes;
-import io.sessionmesh.serialization.transport.MalformedMessageException;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.protocol.Frame;
+import io.sessionmesh.wire.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 

@@ -1,17 +1,17 @@
 package io.sessionmesh.sidecar.service;
 
-import io.sessionmesh.master.client.MasterException;
-import io.sessionmesh.master.client.MasterConnection;
-import io.sessionmesh.master.protocol.FrameBodies;
-import io.sessionmesh.serialization.transport.CreateRequest;
-import io.sessionmesh.serialization.transport.EncodedReadResult;
-import io.sessionmesh.serialization.transport.EncodedSection;
-import io.sessionmesh.serialization.transport.ReadRequest;
-import io.sessionmesh.serialization.transport.SectionDelta;
-import io.sessionmesh.serialization.transport.SessionCreated;
-import io.sessionmesh.serialization.transport.Status;
-import io.sessionmesh.serialization.transport.WriteRequest;
-import io.sessionmesh.serialization.transport.WriteResult;
+import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.protocol.FrameBodies;
+import io.sessionmesh.wire.transport.CreateRequest;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
@@ -338,7 +338,7 @@ public final class SidecarService {
         if (cause instanceof MasterException m) {
             return m.status();
         }
-        if (cause instanceof io.sessionmesh.serialization.transport.MalformedMessageException m) {
+        if (cause instanceof io.sessionmesh.wire.transport.MalformedMessageException m) {
             return m.status();
         }
         if (cause instanceof IllegalArgumentException) {

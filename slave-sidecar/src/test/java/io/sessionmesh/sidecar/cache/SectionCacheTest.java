@@ -1,8 +1,8 @@
 package io.sessionmesh.sidecar.cache;
 
-import io.sessionmesh.serialization.transport.EncodedSection;
-import io.sessionmesh.serialization.transport.SectionData;
-import io.sessionmesh.serialization.transport.SectionDelta;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.SectionData;
+import io.sessionmesh.wire.transport.SectionDelta;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,78 @@
+package io.sessionmesh.wire.protocol;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The 16-byte header of every master frame, requests, answers and pushes alike.
+ *
+ * <pre>
+ *  0          4         5        6       7        8             12            16
+ *  +----------+---------+--------+-------+--------+-------------+-------------+------------------+
+ *  | magic    | version | opcode | flags | status | request id  | body length | body             |
+ *  | "SMMF"   | 1       |        |       |        | uint32, BE  | uint32, BE  | (length bytes)   |
+ *  +----------+---------+--------+-------+--------+-------------+-------------+------------------+
+ * </pre>
+ *
+ * Flags: {@link #FLAG_RESPONSE} on every answer; the low nibble is must-understand (an unknown bit is
+ * UNSUPPORTED_VERSION), the high nibble ignorable. Status: 0 in requests; in answers a code of
+ * {@link io.sessionmesh.wire.transport.Status}, and when it is not OK the body is a UTF-8 message.
+ *
+ * @see "PROTOCOL.md, section 3"
+ */
+public final class FrameHeader {
+    /** "SMMF", SessionMesh Master Frame. */
+    public static final int MAGIC = 0x534D4D46;
+    /** The frame format version this peer reads and writes. */
+    public static final int VERSION = 1;
+    /** Bytes of the header. */
+    public static final int BYTES = 16;
+    /** Set on every answer to a request. */
+    public static final int FLAG_RESPONSE = 0x01;
+    /** Set on a frame the master sends unasked (an INVALIDATE), with a push id of its own in the request id field. */
+    public static final int FLAG_PUSH = 0x02;
+    /** Flags a reader must understand. */
+    public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
+    /** The most a PING body may carry. */
+    public static final int MAX_PING_BYTES = 256;
+    /** The most an error message may carry, in UTF-8 bytes. */
+    public static final int MAX_ERROR_MESSAGE_BYTES = 4096;
+
+    static final int VERSION_OFFSET = 4;
+    static final int OPCODE_OFFSET = 5;
+    static final int FLAGS_OFFSET = 6;
+    static final int STATUS_OFFSET = 7;
+    static final int REQUEST_ID_OFFSET = 8;
+    public static final int LENGTH_OFFSET = 12;
+
+    private FrameHeader() {
+    }
+
+    /** Fills in the header at index 0 of a frame whose body follows it (see {@link #reserve}). */
+    public static void set(ByteBuf frame, int opcode, int flags, int status, int requestId) {
+        frame.setInt(0, MAGIC);
+        frame.setByte(VERSION_OFFSET, VERSION);
+        frame.setByte(OPCODE_OFFSET, opcode);
+        frame.setByte(FLAGS_OFFSET, flags);
+        frame.setByte(STATUS_OFFSET, status);
+        frame.setInt(REQUEST_ID_OFFSET, requestId);
+        frame.setInt(LENGTH_OFFSET, frame.writerIndex() - BYTES);
+    }
+
+    /** A buffer for a frame with a body of {@code bodyBytes}: the header's bytes are skipped, to be {@link #set} later. */
+    public static ByteBuf reserve(io.netty.buffer.ByteBufAllocator alloc, int bodyBytes) {
+        ByteBuf b = alloc.directBuffer(BYTES + bodyBytes);
+        b.writerIndex(BYTES);
+        return b;
+    }
+
+    /** Writes a header at the writer index. */
+    public static void write(ByteBuf out, int opcode, int flags, int status, int requestId, int bodyLength) {
+        out.writeInt(MAGIC);
+        out.writeByte(VERSION);
+        out.writeByte(opcode);
+        out.writeByte(flags);
+        out.writeByte(status);
+        out.writeInt(requestId);
+        out.writeInt(bodyLength);
+    }
+}

@@ -1,0 +1,51 @@
+package io.sessionmesh.wire.protocol;
+
+/**
+ * Operations of the master protocol, one byte in every frame header. Numbers are never reused; a master
+ * answers an opcode it does not know with {@code UNSUPPORTED_VERSION}. Bodies are in PROTOCOL.md, section 3.
+ */
+public final class Opcodes {
+    /** Liveness: the body (at most {@link FrameHeader#MAX_PING_BYTES}) comes back as is. */
+    public static final int PING = 0x01;
+    /** A new empty session: optional idle timeout in the body; the answer carries the id. */
+    public static final int CREATE = 0x02;
+    /** Batch read of named sections: a READ_REQUEST transport message, answered by a READ_RESULT. */
+    public static final int READ = 0x03;
+    /** Per-section deltas applied atomically: a WRITE_REQUEST, answered by a WRITE_RESULT. */
+    public static final int WRITE = 0x04;
+    /** Removes a session: the body is its id. */
+    public static final int DELETE = 0x05;
+    /** Extends a session's idle time, changing no version: the body is its id. */
+    public static final int TOUCH = 0x06;
+    /** Stores a one-nio schema: uid (8 bytes) then the schema's bytes. */
+    public static final int SCHEMA_PUBLISH = 0x07;
+    /** Fetches a one-nio schema by uid (8 bytes); the answer is the schema's bytes. */
+    public static final int SCHEMA_FETCH = 0x08;
+    /** The master's figures as a JSON object of numbers. */
+    public static final int STATS = 0x09;
+    /**
+     * Pushed by the master (flag PUSH, a push id of its own) on a holder's control connection: sections of a session
+     * changed; the holder answers it (flag RESPONSE, same id) once it no longer serves the old copies.
+     */
+    public static final int INVALIDATE = 0x0A;
+    /** A cache names itself on a connection; on its control connection this also starts its lease. */
+    public static final int REGISTER = 0x0B;
+
+    private static final String[] NAMES = {
+        null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
+        "REGISTER",
+    };
+
+    private Opcodes() {
+    }
+
+    /** Whether this version of the protocol defines the opcode. */
+    public static boolean isKnown(int opcode) {
+        return opcode > 0 && opcode < NAMES.length;
+    }
+
+    /** The opcode's name, {@code OPCODE_<n>} for one this version does not know. */
+    public static String name(int opcode) {
+        return isKnown(opcode) ? NAMES[opcode] : "OPCODE_" + opcode;
+    }
+}

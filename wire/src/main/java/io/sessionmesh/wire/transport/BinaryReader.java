@@ -1,0 +1,427 @@
+package io.sessionmesh.wire.transport;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one binary body, already bounded by its header. Every length and count is checked against its limit
+ * and against the bytes left before anything is allocated, so the work and memory spent on a message are at
+ * most proportional to its size. One instance per message; not thread-safe.
+ */
+final class BinaryReader {
+    /** Fewest bytes a name can take: a one-byte length and one byte. */
+    private static final int MIN_NAME = 2;
+    /** Fewest bytes an attribute can take: a name and an empty value's length. */
+    private static final int MIN_ATTRIBUTE = MIN_NAME + 1;
+    /** Name lists up to this size are checked for duplicates by scanning rather than hashing. */
+    private static final int SCAN_LIMIT = 8;
+
+    private final byte[] b;
+    private final int base;
+    private final int end;
+    private final int type;
+    private final TransportLimits limits;
+    private int pos;
+    /** Where we are, for error messages: index of the section and of the attribute or name in it. */
+    private int section = -1;
+    private int entry = -1;
+
+    /**
+     * @param base offset of the message (header included) in {@code b}, for error offsets
+     * @param bodyStart the first body byte
+     * @param end one past the last body byte
+     */
+    BinaryReader(byte[] b, int base, int bodyStart, int end, int type, TransportLimits limits) {
+        this.b = b;
+        this.base = base;
+        this.pos = bodyStart;
+        this.end = end;
+        this.type = type;
+        this.limits = limits;
+    }
+
+    TransportMessage readBody() {
+        switch (type) {
+            case MessageTypes.READ_REQUEST:
+                return ReadRequest.trusted(readSessionId(), readNames("section", true, limits.maxSectionsPerMessage(), null));
+            case MessageTypes.READ_RESULT:
+                return readReadResult();
+            case MessageTypes.WRITE_REQUEST:
+                return readWriteRequest();
+            case MessageTypes.WRITE_RESULT:
+                return readWriteResult();
+            case MessageTypes.CREATE_REQUEST:
+                return new CreateRequest(readTimeout("idle timeout"));
+            case MessageTypes.SESSION_CREATED:
+                return new SessionCreated(readSessionId(), readVersion("idle timeout"), readVersion("max lifetime"));
+            default:
+                return readError();
+        }
+    }
+
+    /** Bytes of the body not read by {@link #readBody()}. */
+    int remaining() {
+        return end - pos;
+    }
+
+    int offset() {
+        return pos - base;
+    }
+
+    private ReadResult readReadResult() {
+        String sessionId = readSessionId();
+        int n = readCount("section count", limits.maxSectionsPerMessage(), MIN_NAME + 2);
+        List<SectionData> sections = new ArrayList<>(n);
+        Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
+        for (int i = 0; i < n; i++) {
+            section = i;
+            entry = -1;
+            int at = pos;
+            String name = readName("section name");
+            if (seen != null ? !seen.add(name) : containsSection(sections, name)) {
+                throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
+            }
+            long version = readVersion("version");
+            Map<String, byte[]> attributes = readAttributes("attribute");
+            sections.add(SectionData.trusted(name, version, attributes));
+        }
+        return ReadResult.trusted(sessionId, Collections.unmodifiableList(sections));
+    }
+
+    /** A READ_RESULT body, checked as {@link #readReadResult} checks it, with the sections kept as bytes. */
+    EncodedReadResult readEncodedReadResult() {
+        String sessionId = readSessionId();
+        int n = readCount("section count", limits.maxSectionsPerMessage(), MIN_NAME + 2);
+        List<EncodedSection> sections = new ArrayList<>(n);
+        Set<String> seen = new HashSet<>(ModelSupport.capacity(n));
+        for (int i = 0; i < n; i++) {
+            section = i;
+            entry = -1;
+            int at = pos;
+            String name = readName("section name");
+            if (!seen.add(name)) {
+                throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
+            }
+            long version = readVersion("version");
+            int m = readCount("attribute count", limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
+            int attributesAt = pos - at;
+            int valueBytes = skipAttributes(m);
+            byte[] bytes = java.util.Arrays.copyOfRange(b, at, pos);
+            sections.add(EncodedSection.trusted(name, version, bytes, attributesAt, m, valueBytes));
+        }
+        return new EncodedReadResult(sessionId, Collections.unmodifiableList(sections));
+    }
+
+    /** Checks {@code n} attributes (names, lengths, no duplicates) without copying values; returns their bytes. */
+    private int skipAttributes(int n) {
+        int maxValue = limits.maxAttributeValueBytes();
+        int values = 0;
+        Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
+        String[] small = seen == null ? new String[n] : null;
+        for (int i = 0; i < n; i++) {
+            entry = i;
+            int at = pos;
+            String name = readName("attribute name");
+            boolean duplicate;
+            if (seen != null) {
+                duplicate = !seen.add(name);
+            } else {
+                duplicate = false;
+                for (int j = 0; j < i; j++) {
+                    duplicate |= small[j].equals(name);
+                }
+                small[i] = name;
+            }
+            if (duplicate) {
+                throw bad(at, "attribute name", "duplicate attribute " + Utf8.quote(name));
+            }
+            int len = readLength("attribute value length", maxValue);
+            pos += len;
+            values += len;
+        }
+        entry = -1;
+        return values;
+    }
+
+    private static boolean containsSection(List<SectionData> sections, String name) {
+        for (SectionData s : sections) {
+            if (s.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private WriteRequest readWriteRequest() {
+        String sessionId = readSessionId();
+        int n = readCount("delta count", limits.maxSectionsPerMessage(), MIN_NAME + 3);
+        List<SectionDelta> deltas = new ArrayList<>(n);
+        Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
+        for (int i = 0; i < n; i++) {
+            section = i;
+            entry = -1;
+            int at = pos;
+            String name = readName("section name");
+            boolean duplicate = false;
+            if (seen != null) {
+                duplicate = !seen.add(name);
+            } else {
+                for (SectionDelta d : deltas) {
+                    duplicate |= d.section().equals(name);
+                }
+            }
+            if (duplicate) {
+                throw bad(at, "section name", "two deltas of section " + Utf8.quote(name));
+            }
+            at = pos;
+            long ifVersion = readVarint64("ifVersion") - 1; // 0 = none; 2^63 encodes Long.MAX_VALUE
+            if (ifVersion < SectionDelta.NO_VERSION) {
+                throw bad(at, "ifVersion", "encoded value " + Long.toUnsignedString(ifVersion + 1)
+                        + " is above 2^63 (ifVersion + 1 must fit a signed long + 1)");
+            }
+            Map<String, byte[]> set = readAttributes("set attribute");
+            List<String> remove = readNames("removed attribute", false, limits.maxAttributesPerSection(), set);
+            deltas.add(SectionDelta.trusted(name, ifVersion, set, remove));
+        }
+        return WriteRequest.trusted(sessionId, Collections.unmodifiableList(deltas));
+    }
+
+    private WriteResult readWriteResult() {
+        String sessionId = readSessionId();
+        int n = readCount("section count", limits.maxSectionsPerMessage(), MIN_NAME + 1);
+        Map<String, Long> versions = new LinkedHashMap<>(ModelSupport.capacity(n));
+        for (int i = 0; i < n; i++) {
+            section = i;
+            int at = pos;
+            String name = readName("section name");
+            if (versions.put(name, readVersion("version")) != null) {
+                throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
+            }
+        }
+        return WriteResult.trusted(sessionId, Collections.unmodifiableMap(versions));
+    }
+
+    private ErrorMessage readError() {
+        if (pos >= end) {
+            throw truncated(pos, "status");
+        }
+        int status = b[pos] & 0xFF;
+        if (status == Status.OK) {
+            throw bad(pos, "status", "an error cannot carry status 0 (OK)");
+        }
+        pos++;
+        int len = readLength("message length", limits.maxErrorMessageBytes());
+        int check = Utf8.check(b, pos, len, false);
+        if (check >= 0) {
+            throw bad(check, "message", "invalid UTF-8 byte 0x" + hex(b[check]));
+        }
+        String message = Utf8.decode(b, pos, len, check == Utf8.ASCII);
+        pos += len;
+        return new ErrorMessage(status, message);
+    }
+
+    private Map<String, byte[]> readAttributes(String what) {
+        int n = readCount(what + " count", limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
+        if (n == 0) {
+            return Collections.emptyMap();
+        }
+        Map<String, byte[]> attributes = new LinkedHashMap<>(ModelSupport.capacity(n));
+        int maxValue = limits.maxAttributeValueBytes();
+        for (int i = 0; i < n; i++) {
+            entry = i;
+            int at = pos;
+            String name = readName(what + " name");
+            int len = readLength(what + " value length", maxValue);
+            byte[] value = new byte[len];
+            System.arraycopy(b, pos, value, 0, len);
+            pos += len;
+            if (attributes.put(name, value) != null) {
+                throw bad(at, what + " name", "duplicate attribute " + Utf8.quote(name));
+            }
+        }
+        entry = -1;
+        return Collections.unmodifiableMap(attributes);
+    }
+
+    /** Distinct names; with {@code set}, also none of its keys (a name may not be both set and removed). */
+    private List<String> readNames(String what, boolean sectionNames, int max, Map<String, byte[]> set) {
+        int n = readCount(what + " count", max, MIN_NAME);
+        if (n == 0) {
+            return Collections.emptyList();
+        }
+        List<String> names = new ArrayList<>(n);
+        Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
+        for (int i = 0; i < n; i++) {
+            if (sectionNames) {
+                section = i;
+            } else {
+                entry = i;
+            }
+            int at = pos;
+            String name = readName(what + " name");
+            if (seen != null ? !seen.add(name) : names.contains(name)) {
+                throw bad(at, what + " name", "duplicate name " + Utf8.quote(name));
+            }
+            if (set != null && set.containsKey(name)) {
+                throw bad(at, what + " name", "attribute " + Utf8.quote(name) + " is both set and removed");
+            }
+            names.add(name);
+        }
+        entry = -1;
+        return Collections.unmodifiableList(names);
+    }
+
+    private String readSessionId() {
+        int len = readLength("session id length", limits.maxSessionIdBytes());
+        if (len == 0) {
+            throw bad(pos - 1, "session id", "empty");
+        }
+        for (int i = pos; i < pos + len; i++) {
+            if (!TransportLimits.isSessionIdChar(b[i])) {
+                throw bad(i, "session id", "byte 0x" + hex(b[i]) + " is not one of A-Z a-z 0-9 _ -");
+            }
+        }
+        String id = Utf8.decode(b, pos, len, true);
+        pos += len;
+        return id;
+    }
+
+    private String readName(String what) {
+        int len = readLength(what + " length", limits.maxNameBytes());
+        if (len == 0) {
+            throw bad(pos - 1, what, "empty");
+        }
+        int check = Utf8.check(b, pos, len, true);
+        if (check >= 0) {
+            throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
+        }
+        String name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
+        pos += len;
+        return name;
+    }
+
+    private long readTimeout(String what) {
+        int at = pos;
+        long v = readVarint64(what);
+        if (v < 0 || v > CreateRequest.MAX_IDLE_TIMEOUT_SECONDS) {
+            throw bad(at, what, Long.toUnsignedString(v) + " s is outside 0.." + CreateRequest.MAX_IDLE_TIMEOUT_SECONDS + " s");
+        }
+        return v;
+    }
+
+    private long readVersion(String what) {
+        int at = pos;
+        long v = readVarint64(what);
+        if (v < 0) {
+            throw bad(at, what, Long.toUnsignedString(v) + " is above Long.MAX_VALUE");
+        }
+        return v;
+    }
+
+    /** A length in 0..max that fits in the bytes left. */
+    private int readLength(String what, int max) {
+        int at = pos;
+        int len = readVarint32(what);
+        if (len > max) {
+            throw new MalformedMessageException(Status.TOO_LARGE, where(at, what) + len + " is above the limit of " + max);
+        }
+        if (len > end - pos) {
+            throw bad(at, what, len + " bytes declared but " + (end - pos) + " are left (truncated?)");
+        }
+        return len;
+    }
+
+    /** A count in 0..max whose entries, at {@code minBytes} each, fit in the bytes left. */
+    private int readCount(String what, int max, int minBytes) {
+        int at = pos;
+        int n = readVarint32(what);
+        if (n > max) {
+            throw new MalformedMessageException(Status.TOO_LARGE, where(at, what) + n + " is above the limit of " + max);
+        }
+        if ((long) n * minBytes > end - pos) {
+            throw bad(at, what, n + " entries need at least " + (long) n * minBytes + " bytes but " + (end - pos) + " are left");
+        }
+        return n;
+    }
+
+    /** Unsigned LEB128 in 0..Integer.MAX_VALUE, shortest form only. */
+    private int readVarint32(String what) {
+        int at = pos;
+        if (pos >= end) {
+            throw truncated(at, what);
+        }
+        int c = b[pos++];
+        if (c >= 0) {
+            return c;
+        }
+        int v = c & 0x7F;
+        for (int shift = 7; ; shift += 7) {
+            if (pos >= end) {
+                throw truncated(at, what);
+            }
+            c = b[pos++];
+            if (shift == 28 && (c & 0xFF) > 0x07) {
+                throw new MalformedMessageException(c < 0 ? Status.BAD_REQUEST : Status.TOO_LARGE,
+                        where(at, what) + (c < 0 ? "varint longer than 5 bytes" : "value above 2^31 - 1"));
+            }
+            v |= (c & 0x7F) << shift;
+            if (c >= 0) {
+                if (c == 0) {
+                    throw bad(at, what, "varint not in its shortest form");
+                }
+                return v;
+            }
+        }
+    }
+
+    /** Unsigned LEB128, 64 bits (the result may be negative as a signed long), shortest form only. */
+    private long readVarint64(String what) {
+        int at = pos;
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            if (pos >= end) {
+                throw truncated(at, what);
+            }
+            int c = b[pos++];
+            if (shift == 63 && (c & 0xFF) > 0x01) {
+                throw bad(at, what, c < 0 ? "varint longer than 10 bytes" : "value above 2^64 - 1");
+            }
+            v |= (long) (c & 0x7F) << shift;
+            if (c >= 0) {
+                if (c == 0 && shift > 0) {
+                    throw bad(at, what, "varint not in its shortest form");
+                }
+                return v;
+            }
+        }
+    }
+
+    private MalformedMessageException truncated(int at, String what) {
+        return bad(at, what, "message ends " + (end - at) + " bytes after this field starts (truncated?)");
+    }
+
+    private MalformedMessageException bad(int at, String what, String problem) {
+        return new MalformedMessageException(Status.BAD_REQUEST, where(at, what) + problem);
+    }
+
+    /** "READ_RESULT section 2 attribute 5 value length at offset 123: " */
+    private String where(int at, String what) {
+        StringBuilder sb = new StringBuilder(MessageTypes.name(type));
+        if (section >= 0) {
+            sb.append(" section ").append(section);
+        }
+        if (entry >= 0) {
+            sb.append(" entry ").append(entry);
+        }
+        return sb.append(' ').append(what).append(" at offset ").append(at - base).append(": ").toString();
+    }
+
+    private static String hex(byte v) {
+        return String.format("%02X", v & 0xFF);
+    }
+}

@@ -1,0 +1,60 @@
+package io.sessionmesh.wire.transport;
+
+/**
+ * Message type byte of the binary header. Numbers are never reused; a peer that receives a type it does
+ * not know answers {@link Status#UNSUPPORTED_VERSION}.
+ *
+ * @see "PROTOCOL.md, section Transport messages: message types"
+ */
+public final class MessageTypes {
+    /** {@link ReadRequest}: a batch read of sections of one session. */
+    public static final int READ_REQUEST = 1;
+    /** {@link ReadResult}: the sections found, whole. */
+    public static final int READ_RESULT = 2;
+    /** {@link WriteRequest}: per-section attribute deltas. */
+    public static final int WRITE_REQUEST = 3;
+    /** {@link WriteResult}: the new version of every written section. */
+    public static final int WRITE_RESULT = 4;
+    /** {@link ErrorMessage}: a status code and a human-readable message. */
+    public static final int ERROR = 5;
+    /** {@link CreateRequest}: a new session, with its idle timeout or the default. */
+    public static final int CREATE_REQUEST = 6;
+    /** {@link SessionCreated}: the new session's id and timeouts. */
+    public static final int SESSION_CREATED = 7;
+
+    private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR",
+        "CREATE_REQUEST", "SESSION_CREATED"};
+
+    private MessageTypes() {
+    }
+
+    /** Whether this version of the protocol defines the type. */
+    public static boolean isKnown(int type) {
+        return type >= READ_REQUEST && type <= SESSION_CREATED;
+    }
+
+    /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
+    static int of(Class<? extends TransportMessage> type) {
+        if (type == ReadRequest.class) {
+            return READ_REQUEST;
+        } else if (type == ReadResult.class) {
+            return READ_RESULT;
+        } else if (type == WriteRequest.class) {
+            return WRITE_REQUEST;
+        } else if (type == WriteResult.class) {
+            return WRITE_RESULT;
+        } else if (type == ErrorMessage.class) {
+            return ERROR;
+        } else if (type == CreateRequest.class) {
+            return CREATE_REQUEST;
+        } else if (type == SessionCreated.class) {
+            return SESSION_CREATED;
+        }
+        return 0;
+    }
+
+    /** The constant's name, {@code TYPE_<n>} for a type this version does not know. */
+    public static String name(int type) {
+        return isKnown(type) ? NAMES[type] : "TYPE_" + type;
+    }
+}
