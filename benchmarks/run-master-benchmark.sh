@@ -39,4 +39,4 @@ done
 cleanup
 
 java -Xms12g -Xmx12g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-  -cp "$jar" io.sessionmesh.benchmarks.master.HeapPerSession 100000 | tee "$out/heap-per-session-$stamp.txt"
+  -cp "$jar" io.sessionmesh.benchmarks.master.HeapPerSession --sessions 100000 | tee "$out/heap-per-session-$stamp.txt"

@@ -30,7 +30,7 @@ java -Xms1g -Xmx1g -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 1
 pids+=($!)
 redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --daemonize no --logfile "$PWD/benchmarks/target/redis.log" &
 pids+=($!)
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho server 7600 > benchmarks/target/echo.log 2>&1 &
+java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7600 > benchmarks/target/echo.log 2>&1 &
 pids+=($!)
 for p in 7510 7520 6390 7600; do wait_port "$p"; done
 sleep 1

@@ -13,12 +13,12 @@ stamp=$(date -u +%Y-%m-%d)
 mkdir -p "$out" benchmarks/target
 
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p)"
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho server 7600 > benchmarks/target/echo.log 2>&1 &
+java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7600 > benchmarks/target/echo.log 2>&1 &
 echo_pid=$!
 trap 'kill $echo_pid 2>/dev/null || true' EXIT
 sleep 1
 echo "TCP round-trip floor (64 B, loopback, two processes):"
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho client 7600 20000
+java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --port 7600 --round-trips 20000
 kill $echo_pid 2>/dev/null || true
 
 java -Xmx2g -cp "$jar" io.sessionmesh.benchmarks.workload.WorkloadDriver --sessions 5500 --users 16 --warmup 20s \

@@ -1,5 +1,7 @@
 package io.sessionmesh.demo;
 
+import io.sessionmesh.settings.Settings;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +9,7 @@ import org.HdrHistogram.Histogram;
 
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -29,31 +32,14 @@ public final class DemoMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.print(DemoOptions.usage());
-            return;
-        }
         if (args.length >= 1 && args[0].equals("stop")) {
-            DemoOptions o;
-            try {
-                o = DemoOptions.parse(java.util.Arrays.copyOfRange(args, 1, args.length));
-            } catch (IllegalArgumentException e) {
-                System.err.println("demo: " + e.getMessage());
-                System.exit(2);
-                return;
-            }
+            DemoOptions o = Settings.read("demo", Arrays.copyOfRange(args, 1, args.length), DemoOptions.usage(),
+                    DemoOptions::read);
             int n = DemoStack.stopRunning(o.state());
             System.out.println(n == 0 ? "[demo] no demo stack is running" : "[demo] stopped the demo stack (" + n + " processes)");
             return;
         }
-        DemoOptions o;
-        try {
-            o = DemoOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("demo: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        DemoOptions o = Settings.read("demo", args, DemoOptions.usage(), DemoOptions::read);
         int stale = DemoStack.stopRunning(o.state());
         if (stale > 0) {
             say("stopped the stack an earlier demo left running (" + stale + " processes)");

@@ -1,12 +1,12 @@
 package io.sessionmesh.demo;
 
+import io.sessionmesh.settings.Settings;
+
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * The demo's flags, validated once. Durations take units (90s, 2m); ports 0 mean any free port.
+ * The demo's flags, validated once ({@link Settings}). Durations take units (90s, 2m); ports 0 mean any free port.
  *
  * <table>
  *   <caption>Flags and defaults</caption>
@@ -32,38 +32,27 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
     /** More users than this only queue on two cores. */
     static final int MAX_USERS = 256;
 
+    /** Reads the demo's flags from {@code settings}. */
+    static DemoOptions read(Settings s) {
+        return new DemoOptions(
+                s.duration("duration", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(24)),
+                s.duration("warmup", Duration.ofSeconds(5), Duration.ZERO, Duration.ofHours(24)),
+                s.integer("sessions", DEFAULT_SESSIONS, 1, MAX_SESSIONS),
+                s.integer("users", DEFAULT_USERS, 1, MAX_USERS),
+                s.bool("stop", false),
+                s.port("master-port", 7400),
+                s.port("sidecar-port", 7500),
+                s.port("sidecar-admin-port", 7501),
+                s.port("service-port", 8080),
+                s.path("jars", ".").toAbsolutePath().normalize(),
+                s.path("state", "target/demo").toAbsolutePath().normalize());
+    }
+
+    /** The demo's flags from the command line (for tests; {@link DemoMain} exits on a bad one instead). */
     static DemoOptions parse(String... args) {
-        Map<String, String> flags = new LinkedHashMap<>();
-        boolean stop = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--stop")) {
-                stop = true;
-            } else if (a.startsWith("--") && i + 1 < args.length) {
-                flags.put(a.substring(2), args[++i]);
-            } else if (a.startsWith("--")) {
-                throw new IllegalArgumentException(a + " needs a value (see --help)");
-            } else {
-                throw new IllegalArgumentException("unknown argument \"" + a + "\" (flags are --name value; see --help)");
-            }
-        }
-        DemoOptions o = new DemoOptions(
-                atLeastOneSecond(duration(flags.remove("duration"), "60s", "duration")),
-                duration(flags.remove("warmup"), "5s", "warmup"),
-                integer(flags.remove("sessions"), DEFAULT_SESSIONS, 1, MAX_SESSIONS, "sessions"),
-                integer(flags.remove("users"), DEFAULT_USERS, 1, MAX_USERS, "users"),
-                stop,
-                integer(flags.remove("master-port"), 7400, 0, 65535, "master-port"),
-                integer(flags.remove("sidecar-port"), 7500, 0, 65535, "sidecar-port"),
-                integer(flags.remove("sidecar-admin-port"), 7501, 0, 65535, "sidecar-admin-port"),
-                integer(flags.remove("service-port"), 8080, 0, 65535, "service-port"),
-                Path.of(flags.getOrDefault("jars", ".")).toAbsolutePath().normalize(),
-                Path.of(flags.getOrDefault("state", "target/demo")).toAbsolutePath().normalize());
-        flags.remove("jars");
-        flags.remove("state");
-        if (!flags.isEmpty()) {
-            throw new IllegalArgumentException("unknown flag --" + flags.keySet().iterator().next() + " (see --help)");
-        }
+        Settings s = Settings.fromArgs(args);
+        DemoOptions o = read(s);
+        s.checkAllUsed();
         return o;
     }
 
@@ -82,49 +71,5 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
                   --jars .                the project directory holding the built jars
                   --state target/demo     logs and process ids of the running stack
                 """;
-    }
-
-    private static Duration atLeastOneSecond(Duration d) {
-        if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("--duration " + d.toMillis() + "ms is under 1s");
-        }
-        return d;
-    }
-
-    private static Duration duration(String text, String fallback, String name) {
-        String t = (text == null ? fallback : text).trim().toLowerCase();
-        try {
-            Duration d;
-            if (t.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            } else if (t.endsWith("s")) {
-                d = Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-            } else if (t.endsWith("m")) {
-                d = Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-            } else {
-                throw new NumberFormatException();
-            }
-            if (d.isNegative() || d.compareTo(Duration.ofHours(24)) > 0) {
-                throw new IllegalArgumentException("--" + name + " " + text + " is outside 0..24h");
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " \"" + text + "\" is not a duration such as 500ms, 30s or 2m");
-        }
-    }
-
-    private static int integer(String text, int fallback, int min, int max, String name) {
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int v = Integer.parseInt(text.trim());
-            if (v < min || v > max) {
-                throw new IllegalArgumentException("--" + name + " " + v + " is outside " + min + ".." + max);
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " \"" + text + "\" is not a whole number");
-        }
     }
 }

@@ -2,7 +2,9 @@ package io.sessionmesh.master;
 
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
+import io.sessionmesh.settings.Settings;
 
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -23,20 +25,9 @@ public final class MasterMain {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println("usage: java -jar sessionmesh-master.jar [--config file] [--name value]...");
-            System.out.println("settings (defaults shown):");
-            System.out.print(MasterConfig.of(java.util.Map.of()).describe());
-            return;
-        }
-        MasterConfig config;
-        try {
-            config = MasterConfig.fromArgs(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("sessionmesh-master: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        String usage = "usage: java -jar sessionmesh-master.jar [--config file] [--name value]...\n"
+                + "settings (defaults shown):\n" + MasterConfig.of(Map.of()).describe();
+        MasterConfig config = Settings.read("sessionmesh-master", args, usage, MasterConfig::new);
         System.out.println("SessionMesh master, effective configuration:");
         System.out.print(config.describe());
         MasterServer server = MasterServer.start(config);

@@ -1,5 +1,6 @@
 package io.sessionmesh.sidecar;
 
+import io.sessionmesh.settings.Settings;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import java.util.Map;
@@ -23,20 +24,9 @@ public final class SidecarMain {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println("usage: java -jar sessionmesh-sidecar.jar [--config file] [--name value]...");
-            System.out.println("settings (defaults shown):");
-            System.out.print(SidecarConfig.of(Map.of()).describe());
-            return;
-        }
-        SidecarConfig config;
-        try {
-            config = SidecarConfig.fromArgs(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("sessionmesh-sidecar: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        String usage = "usage: java -jar sessionmesh-sidecar.jar [--config file] [--name value]...\n"
+                + "settings (defaults shown):\n" + SidecarConfig.of(Map.of()).describe();
+        SidecarConfig config = Settings.read("sessionmesh-sidecar", args, usage, SidecarConfig::new);
         System.out.println("SessionMesh sidecar, effective configuration:");
         System.out.print(config.describe());
         SidecarServer server = SidecarServer.start(config);

@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.load;
 
 import io.sessionmesh.client.TransportForm;
+import io.sessionmesh.settings.Settings;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -29,18 +30,7 @@ public final class LoadGenerator {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.print(LoadOptions.usage());
-            return;
-        }
-        LoadOptions o;
-        try {
-            o = LoadOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("load: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
+        LoadOptions o = Settings.read("load", args, LoadOptions.usage(), LoadOptions::read);
         List<PhaseResult> results = run(o);
         System.exit(results.stream().anyMatch(r -> r.errors > 0) ? 1 : 0);
     }

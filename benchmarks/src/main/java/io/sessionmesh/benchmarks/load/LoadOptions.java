@@ -1,14 +1,16 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.settings.Settings;
+
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The load generator's flags, validated once; a bad one is an error naming it. Durations take units (500ms, 30s,
+ * The load generator's flags, validated once ({@link Settings}); a bad one is an error naming it. Durations take units (500ms, 30s,
  * 2m).
  *
  * <table>
@@ -63,112 +65,34 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                 """;
     }
 
+    /** Reads the load generator's flags from {@code settings}; {@code --short} changes the defaults. */
+    static LoadOptions read(Settings s) {
+        boolean shortRun = s.bool("short", false);
+        List<String> systems = s.list("systems", ALL_SYSTEMS, ALL_SYSTEMS);
+        List<String> modes = s.list("modes", List.of("closed", "open"), List.of("closed", "open"));
+        int sessions = s.integer("sessions", shortRun ? 100 : DEFAULT_SESSIONS, 10, MAX_SESSIONS);
+        int hosts = s.integer("hosts", shortRun ? 2 : DEFAULT_HOSTS, 1, 16);
+        boolean sticky = s.choice("routing", "sticky", List.of("sticky", "random")).equals("sticky");
+        int users = s.integer("users", shortRun ? 4 : DEFAULT_USERS, 1, 1024);
+        int rate = s.integer("rate", shortRun ? 50 : 0, 0, 1_000_000);
+        int workers = s.integer("workers", DEFAULT_WORKERS, 1, 4096);
+        Duration warmup = s.duration("warmup", Duration.ofSeconds(shortRun ? 1 : 30), Duration.ZERO, Duration.ofHours(1));
+        Duration duration = s.duration("duration", Duration.ofSeconds(shortRun ? 3 : 60), Duration.ofSeconds(1),
+                Duration.ofHours(24));
+        InetSocketAddress redis = s.hostPort("redis", "127.0.0.1:6379");
+        return new LoadOptions(systems, modes, sessions, hosts, sticky, users, rate, workers, warmup, duration,
+                redis.getHostString(), redis.getPort(),
+                s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
+                s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
+                s.path("out", "benchmarks/results/load"));
+    }
+
+    /** The flags from the command line (for tests; {@link LoadGenerator} exits on a bad one instead). */
     static LoadOptions parse(String... args) {
-        Map<String, String> f = new LinkedHashMap<>();
-        boolean shortRun = false;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--short")) {
-                shortRun = true;
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                if (f.put(args[i].substring(2), args[++i]) != null) {
-                    throw new IllegalArgumentException("flag " + args[i - 1] + " is given twice");
-                }
-            } else {
-                throw new IllegalArgumentException("unknown argument \"" + args[i] + "\" (flags are --name value)");
-            }
-        }
-        if (shortRun) {
-            f.putIfAbsent("sessions", "100");
-            f.putIfAbsent("hosts", "2");
-            f.putIfAbsent("users", "4");
-            f.putIfAbsent("rate", "50");
-            f.putIfAbsent("warmup", "1s");
-            f.putIfAbsent("duration", "3s");
-        }
-        List<String> systems = list(f.remove("systems"), ALL_SYSTEMS, ALL_SYSTEMS, "systems");
-        List<String> modes = list(f.remove("modes"), List.of("closed", "open"), List.of("closed", "open"), "modes");
-        String routing = f.getOrDefault("routing", "sticky");
-        f.remove("routing");
-        if (!routing.equals("sticky") && !routing.equals("random")) {
-            throw new IllegalArgumentException("--routing " + routing + ": expected sticky or random");
-        }
-        String redis = f.getOrDefault("redis", "127.0.0.1:6379");
-        f.remove("redis");
-        int colon = redis.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("--redis " + redis + ": expected host:port");
-        }
-        LoadOptions o = new LoadOptions(systems, modes,
-                integer(f.remove("sessions"), DEFAULT_SESSIONS, 10, MAX_SESSIONS, "sessions"),
-                integer(f.remove("hosts"), DEFAULT_HOSTS, 1, 16, "hosts"),
-                routing.equals("sticky"),
-                integer(f.remove("users"), DEFAULT_USERS, 1, 1024, "users"),
-                integer(f.remove("rate"), 0, 0, 1_000_000, "rate"),
-                integer(f.remove("workers"), DEFAULT_WORKERS, 1, 4096, "workers"),
-                duration(f.remove("warmup"), "30s", "warmup"),
-                duration(f.remove("duration"), "60s", "duration"),
-                redis.substring(0, colon), integer(redis.substring(colon + 1), 6379, 1, 65535, "redis port"),
-                Path.of(f.getOrDefault("master-jar", "master-store/target/sessionmesh-master.jar")),
-                Path.of(f.getOrDefault("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar")),
-                Path.of(f.getOrDefault("out", "benchmarks/results/load")));
-        f.remove("master-jar");
-        f.remove("sidecar-jar");
-        f.remove("out");
-        if (!f.isEmpty()) {
-            throw new IllegalArgumentException("unknown flag --" + f.keySet().iterator().next());
-        }
-        if (o.duration.isZero()) {
-            throw new IllegalArgumentException("--duration must be above 0");
-        }
+        Settings s = Settings.fromArgs(args);
+        LoadOptions o = read(s);
+        s.checkAllUsed();
         return o;
-    }
-
-    private static List<String> list(String text, List<String> fallback, List<String> allowed, String name) {
-        if (text == null) {
-            return fallback;
-        }
-        List<String> out = new ArrayList<>();
-        for (String s : text.split(",")) {
-            String t = s.trim();
-            if (!allowed.contains(t)) {
-                throw new IllegalArgumentException("--" + name + ": \"" + t + "\" is not one of " + allowed);
-            }
-            if (!out.contains(t)) {
-                out.add(t);
-            }
-        }
-        return List.copyOf(out);
-    }
-
-    static Duration duration(String text, String fallback, String name) {
-        String t = (text == null ? fallback : text).trim().toLowerCase();
-        try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            } else if (t.endsWith("s")) {
-                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-            } else if (t.endsWith("m")) {
-                return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new IllegalArgumentException("--" + name + " \"" + text + "\" is not a duration such as 500ms, 30s or 2m");
-    }
-
-    private static int integer(String text, int fallback, int min, int max, String name) {
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int v = Integer.parseInt(text.trim());
-            if (v < min || v > max) {
-                throw new IllegalArgumentException("--" + name + " " + v + " is outside " + min + ".." + max);
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + name + " \"" + text + "\" is not a whole number");
-        }
     }
 
     /** The flags as given, for the result file. */

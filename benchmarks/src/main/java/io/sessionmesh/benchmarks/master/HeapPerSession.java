@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.master;
 
+import io.sessionmesh.settings.Settings;
 import io.sessionmesh.benchmarks.workload.WorkloadSizes;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreLimits;
@@ -20,7 +21,7 @@ import java.util.Random;
  * {@code sessions} sessions of shared/WORKLOAD.md (12 sections of 5 attributes, log-normal value sizes),
  * written through the store's own write path. Heap is measured after full GCs, before and after filling.
  *
- * <pre>java -Xmx12g -cp benchmarks.jar io.sessionmesh.benchmarks.master.HeapPerSession [sessions]</pre>
+ * <pre>java -Xmx12g -cp benchmarks.jar io.sessionmesh.benchmarks.master.HeapPerSession [--sessions N]</pre>
  */
 public final class HeapPerSession {
     /** Section names shared across sessions, as in the workload. */
@@ -31,7 +32,9 @@ public final class HeapPerSession {
     }
 
     public static void main(String[] args) {
-        int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        Settings flags = Settings.fromArgs(args);
+        int sessions = flags.integer("sessions", 100_000, 1, 100_000_000);
+        flags.checkAllUsed();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         // Values as the client sends them: compressed bytes, so random content. Shared source, distinct arrays.
         byte[] source = new byte[WorkloadSizes.MAX_BYTES];

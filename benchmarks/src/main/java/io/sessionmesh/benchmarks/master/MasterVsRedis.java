@@ -1,11 +1,12 @@
 package io.sessionmesh.benchmarks.master;
 
 import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
-import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.WriteRequest;
@@ -59,14 +60,16 @@ public final class MasterVsRedis {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = flags(args);
-        InetSocketAddress master = address(flags.getOrDefault("master", "127.0.0.1:7400"));
-        InetSocketAddress redis = address(flags.getOrDefault("redis", "127.0.0.1:6390"));
-        int[] connections = ints(flags.getOrDefault("connections", "1,4,16,64"));
-        int[] depths = ints(flags.getOrDefault("pipeline", "1,16"));
-        int seconds = Integer.parseInt(flags.getOrDefault("seconds", "5"));
-        int sessions = Integer.parseInt(flags.getOrDefault("sessions", "1000"));
-        Path out = Path.of(flags.getOrDefault("out", "benchmarks/results/master-vs-redis.json"));
+        Settings flags = Settings.fromArgs(args);
+        InetSocketAddress master = resolved(flags.hostPort("master", "127.0.0.1:7400"));
+        InetSocketAddress redis = resolved(flags.hostPort("redis", "127.0.0.1:6390"));
+        List<Integer> connections = flags.integers("connections", List.of(1, 4, 16, 64), 1, 1024);
+        List<Integer> depths = flags.integers("pipeline", List.of(1, 16), 1, 1024);
+        int seconds = flags.integer("seconds", 5, 1, 3600);
+        int sessions = flags.integer("sessions", 1000, 1, 10_000_000);
+        Path out = flags.path("out", "benchmarks/results/master-vs-redis.json");
+        List<String> ops = flags.list("ops", List.of("read", "write"), List.of("read", "write"));
+        flags.checkAllUsed();
 
         byte[][] values = sectionValues();
         System.out.printf("section values: %d, %d, %d bytes (codec-encoded client records)%n",
@@ -79,7 +82,7 @@ public final class MasterVsRedis {
         try {
             String[] ids = preloadMaster(group, master, sessions, values);
             preloadRedis(redis, sessions, values);
-            for (String op : flags.getOrDefault("ops", "read,write").split(",")) {
+            for (String op : ops) {
                 for (int c : connections) {
                     for (int depth : depths) {
                         Result ours = runMaster(group, master, ids, values, op, c, depth, seconds);
@@ -315,23 +318,7 @@ public final class MasterVsRedis {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static Map<String, String> flags(String[] args) {
-        Map<String, String> m = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --flag value, got " + args[i]);
-            }
-            m.put(args[i].substring(2), args[i + 1]);
-        }
-        return m;
-    }
-
-    private static InetSocketAddress address(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
-    }
-
-    private static int[] ints(String csv) {
-        return Arrays.stream(csv.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+    private static InetSocketAddress resolved(InetSocketAddress unresolved) {
+        return new InetSocketAddress(unresolved.getHostString(), unresolved.getPort());
     }
 }

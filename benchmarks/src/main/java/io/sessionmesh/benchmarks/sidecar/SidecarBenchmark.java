@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.sidecar;
 
 import io.sessionmesh.benchmarks.master.MasterVsRedis;
+import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.SessionCreated;
@@ -19,8 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,19 +47,17 @@ public final class SidecarBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            flags.put(args[i].substring(2), args[i + 1]);
-        }
-        String hit = flags.getOrDefault("hit", "127.0.0.1:7510");
-        String miss = flags.getOrDefault("miss", "127.0.0.1:7520");
-        String redis = flags.getOrDefault("redis", "127.0.0.1:6390");
-        int echoPort = Integer.parseInt(flags.getOrDefault("echo-port", "7600"));
-        int[] connections = Arrays.stream(flags.getOrDefault("connections", "1,4,16,50,64").split(","))
-                .mapToInt(Integer::parseInt).toArray();
-        int seconds = Integer.parseInt(flags.getOrDefault("seconds", "10"));
-        int sessions = Integer.parseInt(flags.getOrDefault("sessions", "1000"));
-        Path out = Path.of(flags.getOrDefault("out", "benchmarks/results/sidecar.json"));
+        Settings flags = Settings.fromArgs(args);
+        String hit = flags.string("hit", "127.0.0.1:7510");
+        String miss = flags.string("miss", "127.0.0.1:7520");
+        String redis = flags.string("redis", "127.0.0.1:6390");
+        int echoPort = flags.port("echo-port", 7600);
+        List<Integer> connections = flags.integers("connections", List.of(1, 4, 16, 50, 64), 1, 10_000);
+        int seconds = flags.integer("seconds", 10, 1, 3600);
+        int sessions = flags.integer("sessions", 1000, 1, 1_000_000);
+        Path out = flags.path("out", "benchmarks/results/sidecar.json");
+        int warmup = flags.integer("warmup-seconds", 10, 0, 3600);
+        flags.checkAllUsed();
 
         byte[][] values = MasterVsRedis.sectionValues();
         List<String> ids = preload(hit, sessions, values);
@@ -68,7 +65,6 @@ public final class SidecarBenchmark {
         warm(hit, ids);
 
         // Warm-up, not measured: the JIT compiles the request paths of both sidecars and of the master.
-        int warmup = Integer.parseInt(flags.getOrDefault("warmup-seconds", "10"));
         wrk(hit, script, 16, warmup);
         wrk(miss, script, 16, warmup);
         wrk(hit, script, 1, Math.max(1, warmup / 2));

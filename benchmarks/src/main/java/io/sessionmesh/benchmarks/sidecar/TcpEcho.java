@@ -1,5 +1,7 @@
 package io.sessionmesh.benchmarks.sidecar;
 
+import io.sessionmesh.settings.Settings;
+
 import org.HdrHistogram.Histogram;
 
 import java.io.DataInputStream;
@@ -11,12 +13,12 @@ import java.net.Socket;
 
 /**
  * The physical floor of a request on this machine: a round trip of a small message over loopback TCP between two
- * processes, with nothing else in the way. {@code server} echoes every 64-byte message; {@code client} sends and
+ * processes, with nothing else in the way. {@code --serve} echoes every 64-byte message; without it, it sends and
  * waits, and records each round trip in an HdrHistogram.
  *
  * <pre>
- * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.TcpEcho server 7600
- * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.TcpEcho client 7600 [round trips]
+ * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7600
+ * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.TcpEcho --port 7600 [--round-trips 50000]
  * </pre>
  */
 public final class TcpEcho {
@@ -27,11 +29,15 @@ public final class TcpEcho {
     }
 
     public static void main(String[] args) throws IOException {
-        int port = Integer.parseInt(args[1]);
-        if (args[0].equals("server")) {
+        Settings flags = Settings.fromArgs(args);
+        boolean server = flags.bool("serve", false);
+        int port = flags.port("port", 7600);
+        int roundTrips = flags.integer("round-trips", 50_000, 1, 100_000_000);
+        flags.checkAllUsed();
+        if (server) {
             serve(port);
         } else {
-            Histogram h = measure(port, args.length > 2 ? Integer.parseInt(args[2]) : 50_000);
+            Histogram h = measure(port, roundTrips);
             System.out.printf("round trips %d p50 %d us p99 %d us p99.9 %d us max %d us%n", h.getTotalCount(),
                     h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue());
         }

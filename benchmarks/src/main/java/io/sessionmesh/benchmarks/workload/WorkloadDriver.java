@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.workload;
 
+import io.sessionmesh.settings.Settings;
 import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.internal.SidecarApi;
@@ -72,20 +73,27 @@ public final class WorkloadDriver {
     static final Pattern NUMBER = Pattern.compile("\"([a-z_0-9]+)\":(-?\\d+(?:\\.\\d+)?)");
     static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private final Map<String, String> flags;
     private final int sessions;
     private final int users;
     private final Duration warmup;
     private final Duration duration;
+    private final List<String> modes;
+    private final Path out;
+    private final String masterJar;
+    private final String sidecarJar;
     private final List<List<String>>[] endpoints;
 
     @SuppressWarnings("unchecked")
-    private WorkloadDriver(Map<String, String> flags) {
-        this.flags = flags;
-        sessions = Integer.parseInt(flags.getOrDefault("sessions", "5500"));
-        users = Integer.parseInt(flags.getOrDefault("users", "16"));
-        warmup = Duration.parse("PT" + flags.getOrDefault("warmup", "20s").toUpperCase());
-        duration = Duration.parse("PT" + flags.getOrDefault("duration", "60s").toUpperCase());
+    private WorkloadDriver(Settings flags) {
+        sessions = flags.integer("sessions", 5500, 1, 1_000_000);
+        users = flags.integer("users", 16, 1, 1024);
+        warmup = flags.duration("warmup", Duration.ofSeconds(20), Duration.ZERO, Duration.ofHours(1));
+        duration = flags.duration("duration", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(24));
+        modes = flags.list("modes", List.of("sticky", "random"), List.of("sticky", "random"));
+        out = flags.path("out", null);
+        masterJar = flags.string("master-jar", "master-store/target/sessionmesh-master.jar");
+        sidecarJar = flags.string("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar");
+        flags.checkAllUsed();
         // Each service's endpoints declare 1..3 sections from its own window of 6 names; neighbouring services'
         // windows overlap by 3, so what one service writes, the next one reads.
         SplittableRandom r = new SplittableRandom(42);
@@ -107,38 +115,29 @@ public final class WorkloadDriver {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> flags = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --name value, got " + args[i]);
-            }
-            flags.put(args[i].substring(2), args[i + 1]);
-        }
-        WorkloadDriver driver = new WorkloadDriver(flags);
+        WorkloadDriver driver = new WorkloadDriver(Settings.fromArgs(args));
         StringBuilder json = new StringBuilder("{\n  \"machine\": \"").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, java ").append(System.getProperty("java.version")).append("\",\n  \"sessions\": ")
                 .append(driver.sessions).append(",\n  \"users\": ").append(driver.users).append(",\n  \"warmup_s\": ")
                 .append(driver.warmup.toSeconds()).append(",\n  \"duration_s\": ").append(driver.duration.toSeconds())
                 .append(",\n  \"endpoints\": \"").append(List.of(driver.endpoints)).append("\",\n  \"modes\": {");
         String sep = "\n";
-        for (String mode : flags.getOrDefault("modes", "sticky,random").split(",")) {
+        for (String mode : driver.modes) {
             String result = driver.run(mode.equals("sticky"));
             json.append(sep).append("    \"").append(mode).append("\": ").append(result);
             sep = ",\n";
             System.out.println(mode + ": " + result);
         }
         json.append("\n  }\n}\n");
-        String out = flags.get("out");
-        if (out != null) {
-            Files.writeString(Path.of(out), json);
+        if (driver.out != null) {
+            Files.writeString(driver.out, json);
         }
         System.out.print(json);
     }
 
     /** One mode on a fresh cluster; its figures as JSON. */
     private String run(boolean sticky) throws Exception {
-        try (Cluster cluster = new Cluster(flags.getOrDefault("master-jar", "master-store/target/sessionmesh-master.jar"),
-                flags.getOrDefault("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"))) {
+        try (Cluster cluster = new Cluster(masterJar, sidecarJar)) {
             SessionSet set = new SessionSet(cluster, sessions);
             set.fill();
             Recorder reads = new Recorder(3);

@@ -1,15 +1,16 @@
 package io.sessionmesh.master.config;
 
 import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.settings.Settings;
+import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Everything a master is started with: where it listens, the limits of its connections, and the limits of its
- * store. Read once at start from a properties file and flags ({@link ConfigSource}), validated, and printed
+ * store. Read once at start from a properties file and flags ({@link Settings}), validated, and printed
  * ({@link #describe()}). Sizes and durations take units ({@code 64m}, {@code 30s}).
  *
  * <table>
@@ -52,10 +53,12 @@ public final class MasterConfig {
     private final Duration shutdownGrace;
     private final Duration lease;
     private final StoreLimits store;
+    private final String description;
 
-    private MasterConfig(ConfigSource c) {
+    /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
+    public MasterConfig(Settings c) {
         bind = c.string("bind", "127.0.0.1");
-        port = c.integer("port", DEFAULT_PORT, 0, 65535);
+        port = c.port("port", DEFAULT_PORT);
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
         maxConnections = c.integer("max-connections", DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
         maxInFlight = c.integer("max-in-flight", DEFAULT_MAX_IN_FLIGHT, 1, 1 << 20);
@@ -84,7 +87,7 @@ public final class MasterConfig {
                 .maxSchemas(c.integer("max-schemas", d.maxSchemas(), 1, Integer.MAX_VALUE))
                 .maxSchemaBytes((int) c.size("max-schema", d.maxSchemaBytes(), 1, 16 << 20))
                 .build();
-        c.checkAllUsed();
+        description = c.describe();
         if (store.maxSessionBytes() > maxFrameBytes - 1024) {
             throw new IllegalArgumentException("max-session " + Units.formatSize(store.maxSessionBytes())
                     + " does not fit in max-frame " + Units.formatSize(maxFrameBytes) + ": a whole session could not be read");
@@ -97,12 +100,18 @@ public final class MasterConfig {
 
     /** The configuration of the flags and the file they name. */
     public static MasterConfig fromArgs(String... args) {
-        return new MasterConfig(ConfigSource.fromArgs(args));
+        return checked(Settings.fromArgs(args));
     }
 
     /** The configuration of a map of settings (tests, embedded masters). */
     public static MasterConfig of(Map<String, String> settings) {
-        return new MasterConfig(ConfigSource.of(settings));
+        return checked(Settings.of(settings));
+    }
+
+    private static MasterConfig checked(Settings settings) {
+        MasterConfig config = new MasterConfig(settings);
+        settings.checkAllUsed();
+        return config;
     }
 
     public String bind() {
@@ -161,31 +170,6 @@ public final class MasterConfig {
 
     /** The effective configuration, one setting a line, in the units it can be written in. */
     public String describe() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("bind", bind);
-        m.put("port", port == 0 ? "0 (any free port)" : String.valueOf(port));
-        m.put("io-threads", String.valueOf(ioThreads));
-        m.put("max-connections", String.valueOf(maxConnections));
-        m.put("max-in-flight", String.valueOf(maxInFlight));
-        m.put("max-frame", Units.formatSize(maxFrameBytes));
-        m.put("max-outbound", Units.formatSize(maxOutboundBytes));
-        m.put("connection-idle-timeout", Units.formatDuration(connectionIdleTimeout));
-        m.put("shutdown-grace", Units.formatDuration(shutdownGrace));
-        m.put("lease", Units.formatDuration(lease));
-        m.put("idle-timeout", Units.formatDuration(store.defaultIdleTimeout()));
-        m.put("max-idle-timeout", Units.formatDuration(store.maxIdleTimeout()));
-        m.put("max-lifetime", Units.formatDuration(store.maxLifetime()));
-        m.put("max-attribute", Units.formatSize(store.maxAttributeBytes()));
-        m.put("max-attributes-per-section", String.valueOf(store.maxAttributesPerSection()));
-        m.put("max-section", Units.formatSize(store.maxSectionBytes()));
-        m.put("max-sections", String.valueOf(store.maxSectionsPerSession()));
-        m.put("max-session", Units.formatSize(store.maxSessionBytes()));
-        m.put("max-sessions", String.valueOf(store.maxSessions()));
-        m.put("max-store", Units.formatSize(store.maxStoreBytes()));
-        m.put("max-schemas", String.valueOf(store.maxSchemas()));
-        m.put("max-schema", Units.formatSize(store.maxSchemaBytes()));
-        StringBuilder b = new StringBuilder();
-        m.forEach((k, v) -> b.append(String.format("  %-28s %s%n", k, v)));
-        return b.toString();
+        return description;
     }
 }

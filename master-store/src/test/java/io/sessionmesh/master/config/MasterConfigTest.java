@@ -14,28 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MasterConfigTest {
     @Test
-    void units_parseAndFormat() {
-        assertEquals(Duration.ofMillis(500), Units.parseDuration("500ms"));
-        assertEquals(Duration.ofSeconds(30), Units.parseDuration("30"));
-        assertEquals(Duration.ofMinutes(5), Units.parseDuration("5m"));
-        assertEquals(Duration.ofDays(1), Units.parseDuration("1d"));
-        assertEquals(64L << 20, Units.parseSize("64m"));
-        assertEquals(64L << 20, Units.parseSize("64MiB"));
-        assertEquals(1_048_576, Units.parseSize("1_048_576"));
-        assertEquals("5m", Units.formatDuration(Duration.ofSeconds(300)));
-        assertEquals("1500ms", Units.formatDuration(Duration.ofMillis(1500)));
-        assertEquals("32m", Units.formatSize(32 << 20));
-        assertEquals("1000", Units.formatSize(1000));
-    }
-
-    @Test
-    void units_badValues_nameTheValue() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Units.parseDuration("5 weeks")).getMessage().contains("\"5 weeks\""));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Units.parseSize("m")).getMessage().contains("whole number"));
-        assertThrows(IllegalArgumentException.class, () -> Units.parseSize("99999999999t"));
-    }
-
-    @Test
     void flags_overrideTheFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("master.properties");
         Files.writeString(file, "port = 7500\nidle-timeout = 10m\nmax-frame = 8m\n");

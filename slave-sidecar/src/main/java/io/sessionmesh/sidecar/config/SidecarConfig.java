@@ -1,18 +1,16 @@
 package io.sessionmesh.sidecar.config;
 
-import io.sessionmesh.master.config.ConfigSource;
-import io.sessionmesh.master.config.Units;
+import io.sessionmesh.settings.Settings;
+import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything a sidecar is started with, read once from a properties file and flags ({@link ConfigSource}),
+ * Everything a sidecar is started with, read once from a properties file and flags ({@link Settings}),
  * validated and printed ({@link #describe()}). Sizes and durations take units.
  *
  * <table>
@@ -50,6 +48,8 @@ import java.util.Map;
 public final class SidecarConfig {
     /** The {@code masters} value that starts a master inside the sidecar's process (local development mode). */
     public static final String EMBEDDED_MASTER = "embedded";
+    /** One master on this host, at the master's default port. */
+    public static final String DEFAULT_MASTERS = "127.0.0.1:7400";
     public static final int DEFAULT_PORT = 7500;
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
@@ -86,17 +86,23 @@ public final class SidecarConfig {
     private final Duration staleReadWindow;
     private final int vnodes;
     private final int schemaCache;
+    private final String description;
 
-    private SidecarConfig(ConfigSource c) {
-        String masterList = c.string("masters", "127.0.0.1:7400").trim();
-        embeddedMaster = masterList.equals(EMBEDDED_MASTER);
-        masters = embeddedMaster ? List.of() : parseMasters(masterList);
+    /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
+    public SidecarConfig(Settings c) {
+        embeddedMaster = EMBEDDED_MASTER.equals(c.string("masters", DEFAULT_MASTERS));
+        masters = embeddedMaster ? List.of() : c.hostPorts("masters", DEFAULT_MASTERS);
+        if (embeddedMaster) {
+            c.show("masters", EMBEDDED_MASTER + " (a master in this process: local development mode)");
+        }
         bind = c.string("bind", "127.0.0.1");
-        port = c.integer("port", DEFAULT_PORT, 0, 65535);
+        port = c.port("port", DEFAULT_PORT);
         adminBind = c.string("admin-bind", "127.0.0.1");
-        adminPort = c.integer("admin-port", DEFAULT_ADMIN_PORT, 0, 65535);
-        String token = c.string("admin-token", "");
-        adminToken = token.isEmpty() ? null : token;
+        adminPort = c.port("admin-port", DEFAULT_ADMIN_PORT);
+        adminToken = c.secret("admin-token");
+        if (adminToken == null) {
+            c.show("admin-token", "(none: admin calls are open)");
+        }
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
         maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
@@ -115,9 +121,12 @@ public final class SidecarConfig {
         heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
         leaseMargin = c.duration("lease-margin", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofSeconds(10));
         staleReadWindow = c.duration("stale-read-window", Duration.ZERO, Duration.ZERO, Duration.ofHours(1));
+        if (staleReadWindow.isZero()) {
+            c.show("stale-read-window", "0 (off)");
+        }
         vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, 65_536);
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
-        c.checkAllUsed();
+        description = c.describe();
         if (reconnectMin.compareTo(reconnectMax) > 0) {
             throw new IllegalArgumentException("reconnect-min " + Units.formatDuration(reconnectMin) + " is above reconnect-max "
                     + Units.formatDuration(reconnectMax));
@@ -126,38 +135,18 @@ public final class SidecarConfig {
 
     /** The configuration of the flags and the file they name. */
     public static SidecarConfig fromArgs(String... args) {
-        return new SidecarConfig(ConfigSource.fromArgs(args));
+        return checked(Settings.fromArgs(args));
     }
 
     /** The configuration of a map of settings (tests, embedded sidecars). */
     public static SidecarConfig of(Map<String, String> settings) {
-        return new SidecarConfig(ConfigSource.of(settings));
+        return checked(Settings.of(settings));
     }
 
-    static List<InetSocketAddress> parseMasters(String text) {
-        List<InetSocketAddress> out = new ArrayList<>();
-        for (String part : text.split(",")) {
-            String hp = part.trim();
-            int colon = hp.lastIndexOf(':');
-            if (hp.isEmpty() || colon <= 0 || colon == hp.length() - 1) {
-                throw new IllegalArgumentException("masters: \"" + hp + "\" is not host:port");
-            }
-            int p;
-            try {
-                p = Integer.parseInt(hp.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("masters: \"" + hp + "\" has no port number");
-            }
-            if (p < 1 || p > 65535) {
-                throw new IllegalArgumentException("masters: port " + p + " of \"" + hp + "\" is outside 1..65535");
-            }
-            InetSocketAddress a = InetSocketAddress.createUnresolved(hp.substring(0, colon), p);
-            if (out.contains(a)) {
-                throw new IllegalArgumentException("masters: \"" + hp + "\" is listed twice");
-            }
-            out.add(a);
-        }
-        return List.copyOf(out);
+    private static SidecarConfig checked(Settings settings) {
+        SidecarConfig config = new SidecarConfig(settings);
+        settings.checkAllUsed();
+        return config;
     }
 
     /** The masters to connect to; empty with an {@linkplain #embeddedMaster() embedded master}. */
@@ -275,35 +264,6 @@ public final class SidecarConfig {
 
     /** The effective configuration, one setting a line. The admin token is never printed. */
     public String describe() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("masters", embeddedMaster ? EMBEDDED_MASTER + " (a master in this process: local development mode)"
-                : String.join(",", masters.stream().map(a -> a.getHostString() + ":" + a.getPort()).toList()));
-        m.put("bind", bind);
-        m.put("port", port == 0 ? "0 (any free port)" : String.valueOf(port));
-        m.put("admin-bind", adminBind);
-        m.put("admin-port", adminPort == 0 ? "0 (any free port)" : String.valueOf(adminPort));
-        m.put("admin-token", adminToken == null ? "(none: admin calls are open)" : "(set)");
-        m.put("io-threads", String.valueOf(ioThreads));
-        m.put("max-body", Units.formatSize(maxBodyBytes));
-        m.put("max-http-connections", String.valueOf(maxHttpConnections));
-        m.put("max-pipelined", String.valueOf(maxPipelined));
-        m.put("http-idle-timeout", Units.formatDuration(httpIdleTimeout));
-        m.put("cache-max-bytes", Units.formatSize(cacheMaxBytes));
-        m.put("cache-ttl", Units.formatDuration(cacheTtl));
-        m.put("touch-interval", Units.formatDuration(touchInterval));
-        m.put("master-connections", String.valueOf(masterConnections));
-        m.put("master-connect-timeout", Units.formatDuration(masterConnectTimeout));
-        m.put("master-timeout", Units.formatDuration(masterTimeout));
-        m.put("master-max-in-flight", String.valueOf(masterMaxInFlight));
-        m.put("reconnect-min", Units.formatDuration(reconnectMin));
-        m.put("reconnect-max", Units.formatDuration(reconnectMax));
-        m.put("heartbeat-interval", Units.formatDuration(heartbeatInterval));
-        m.put("lease-margin", Units.formatDuration(leaseMargin));
-        m.put("stale-read-window", staleReadWindow.isZero() ? "0 (off)" : Units.formatDuration(staleReadWindow));
-        m.put("vnodes", String.valueOf(vnodes));
-        m.put("schema-cache", String.valueOf(schemaCache));
-        StringBuilder b = new StringBuilder();
-        m.forEach((k, v) -> b.append(String.format("  %-24s %s%n", k, v)));
-        return b.toString();
+        return description;
     }
 }

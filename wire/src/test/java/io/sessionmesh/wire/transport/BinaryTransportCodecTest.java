@@ -1,6 +1,5 @@
 package io.sessionmesh.wire.transport;
 
-import static io.sessionmesh.wire.transport.TransportFixtures.SESSION;
 import static io.sessionmesh.wire.transport.TransportFixtures.assertSameMessage;
 import static io.sessionmesh.wire.transport.TransportFixtures.attrs;
 import static io.sessionmesh.wire.transport.TransportFixtures.bytes;

@@ -1,5 +1,6 @@
-package io.sessionmesh.master.config;
+package io.sessionmesh.settings;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -7,7 +8,8 @@ import java.util.Locale;
  * Durations and sizes with units, as config files and flags write them: {@code 500ms}, {@code 30s},
  * {@code 5m}, {@code 2h}, {@code 1d}; {@code 512}, {@code 64k}, {@code 16m}, {@code 2g} (binary: 1k = 1024
  * bytes; {@code kb}, {@code kib}, {@code mb}, {@code mib} ... are accepted too). A bare number is seconds for
- * a duration and bytes for a size. Errors name the value and what a valid one looks like.
+ * a duration and bytes for a size; addresses are {@code host:port}. Errors name the value and what a valid one
+ * looks like.
  */
 public final class Units {
     private Units() {
@@ -84,6 +86,29 @@ public final class Units {
             i++;
         }
         return n + units[i];
+    }
+
+    /** Parses {@code host:port} (a name or an IPv4 address, or an IPv6 address in brackets) into an unresolved address. */
+    public static InetSocketAddress parseHostPort(String text) {
+        String hp = text.trim();
+        int colon = hp.lastIndexOf(':');
+        if (hp.isEmpty() || colon <= 0 || colon == hp.length() - 1) {
+            throw new IllegalArgumentException(quote(hp) + " is not host:port");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hp.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(quote(hp) + " has no port number");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " of " + quote(hp) + " is outside 1..65535");
+        }
+        String host = hp.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return InetSocketAddress.createUnresolved(host, port);
     }
 
     private static int unitStart(String s) {
