@@ -130,8 +130,9 @@ class SessionMeshContainersIT {
     }
 
     @Test
-    void sidecarInLocalMode_oneContainer_servesTheClient() {
-        try (GenericContainer<?> local = sidecar("embedded")) {
+    void localImage_oneContainer_servesTheClient() {
+        try (GenericContainer<?> local = new GenericContainer<>(SessionMeshImages.local()).withExposedPorts(7500, 7501)
+                .waitingFor(Wait.forHttp("/admin/health").forPort(7501).forStatusCode(200).withStartupTimeout(STARTUP))) {
             local.start();
             assertTrue(local.getLogs().contains("SessionMesh embedded master (local development mode)"), local.getLogs());
             try (SessionMeshClient client = client(local)) {

@@ -50,6 +50,10 @@ final class SessionMeshImages {
         return image("sidecar", "slave-sidecar", "sessionmesh-sidecar.jar", "sessionmesh-sidecar.jar");
     }
 
+    static ImageFromDockerfile local() {
+        return image("local", "local", "sessionmesh-local.jar", "sessionmesh-local.jar");
+    }
+
     private static ImageFromDockerfile image(String name, String module, String jar, String jarInContext) {
         Path dockerfile = ROOT.resolve(module).resolve("Dockerfile");
         Path built = ROOT.resolve(module).resolve("target").resolve(jar);

@@ -29,7 +29,14 @@ public final class SidecarMain {
         SidecarConfig config = Settings.read("sessionmesh-sidecar", args, usage, SidecarConfig::new);
         System.out.println("SessionMesh sidecar, effective configuration:");
         System.out.print(config.describe());
-        SidecarServer server = SidecarServer.start(config);
+        SidecarServer server;
+        try {
+            server = SidecarServer.start(config);
+        } catch (IllegalStateException e) {
+            System.err.println("sessionmesh-sidecar: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("SessionMesh sidecar shutting down");
@@ -40,7 +47,7 @@ public final class SidecarMain {
             System.out.println("SessionMesh embedded master (local development mode) on "
                     + server.embeddedMasterAddress().getHostString() + ":" + server.embeddedMasterAddress().getPort()
                     + ", effective configuration:");
-            System.out.print(server.embeddedMasterConfig().describe());
+            System.out.print(server.embeddedMasterDescription());
         }
         System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());

@@ -1,16 +1,15 @@
 package io.sessionmesh.sidecar;
 
-import io.sessionmesh.wire.client.MasterConnection;
-import io.sessionmesh.master.config.MasterConfig;
-import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.embedded.EmbeddedMaster;
 import io.sessionmesh.sidecar.http.SidecarHttpInitializer;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.InvalidationHandler;
 import io.sessionmesh.sidecar.service.SidecarService;
+import io.sessionmesh.wire.client.MasterConnection;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * Netty threads. {@link #start} binds both ports and starts connecting to the masters (it does not wait for them:
  * until one answers, calls get 503); {@link #close} stops accepting, closes every connection and the masters'.
  * With {@code masters=embedded} it first starts a master of its own on a free loopback port (local development
- * mode: one process, real TCP between the two) and stops it last.
+ * mode: one process, real TCP between the two; {@link EmbeddedMaster}) and stops it last.
  */
 public final class SidecarServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SidecarServer.class);
@@ -47,7 +46,7 @@ public final class SidecarServer implements AutoCloseable {
     private final Channel api;
     private final Channel admin;
     /** The in-process master of local development mode, or null. */
-    private final MasterServer embeddedMaster;
+    private final EmbeddedMaster embeddedMaster;
     private volatile boolean closed;
     /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
     private final UUID holderId = UUID.randomUUID();
@@ -63,8 +62,7 @@ public final class SidecarServer implements AutoCloseable {
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());
-        this.embeddedMaster = config.embeddedMaster()
-                ? MasterServer.start(MasterConfig.of(Map.of("bind", "127.0.0.1", "port", "0"))) : null;
+        this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
         List<InetSocketAddress> masters = embeddedMaster == null ? config.masters() : List.of(embeddedMaster.address());
         this.router = new MasterRouter(masters, config.vnodes(), pool, workers,
                 new InvalidationHandler(cache, metrics));
@@ -81,8 +79,21 @@ public final class SidecarServer implements AutoCloseable {
         workers.next().scheduleAtFixedRate(this::forwardTouches, touch, touch, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Starts a sidecar.
+     *
+     * @throws IllegalStateException with {@code masters=embedded} when no master can run in this process
+     *     ({@link EmbeddedMaster#MISSING})
+     */
     public static SidecarServer start(SidecarConfig config) throws InterruptedException {
+        if (config.embeddedMaster() && EmbeddedMaster.factory().isEmpty()) {
+            throw new IllegalStateException(EmbeddedMaster.MISSING);
+        }
         return new SidecarServer(config);
+    }
+
+    private static EmbeddedMaster startEmbeddedMaster() throws InterruptedException {
+        return EmbeddedMaster.factory().orElseThrow(() -> new IllegalStateException(EmbeddedMaster.MISSING)).start();
     }
 
     private Channel bind(String host, int port, boolean adminServer) throws InterruptedException {
@@ -117,9 +128,9 @@ public final class SidecarServer implements AutoCloseable {
         return service;
     }
 
-    /** The in-process master's configuration in local development mode, or null. */
-    public MasterConfig embeddedMasterConfig() {
-        return embeddedMaster == null ? null : embeddedMaster.config();
+    /** The in-process master's effective configuration in local development mode, or null. */
+    public String embeddedMasterDescription() {
+        return embeddedMaster == null ? null : embeddedMaster.describe();
     }
 
     /** The in-process master's address in local development mode, or null. */

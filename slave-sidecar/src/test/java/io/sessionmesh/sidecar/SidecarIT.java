@@ -89,36 +89,16 @@ class SidecarIT {
         }
     }
 
-    /** Local development mode: one process, the sidecar with its own master inside, serves the whole API. */
+    /** The sidecar's jar carries no master: local development mode is refused with a message that says what to run. */
     @Test
-    void embeddedMaster_oneProcess_writesReadsAndInvalidates() throws Exception {
-        try (ServerProcess s = ServerProcess.start(ServerProcess.command(sidecarJar(), "--masters", "embedded", "--port", "0",
-                "--admin-port", "0", "--vnodes", "16"), SidecarMain.LISTENING)) {
-            assertTrue(s.output.stream().anyMatch(l -> l.startsWith("SessionMesh embedded master (local development mode) on 127.0.0.1:")),
-                    String.join("\n", s.output));
-            int api = s.port();
-            awaitUp(s.port(SidecarMain.ADMIN));
-            Matcher id = ID.matcher(call(api, "POST", "/v1/sessions", null).body());
-            assertTrue(id.find());
-            String sid = id.group(1);
-            assertEquals(200, call(api, "PATCH", "/v1/sessions/" + sid,
-                    "{\"sections\":{\"cart\":{\"set\":{\"items\":\"AQI=\"}}}}").statusCode());
-            assertTrue(call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).body()
-                    .contains("\"cart\":{\"version\":1,\"attributes\":{\"items\":\"AQI=\"}}"));
-            assertEquals(200, call(api, "PATCH", "/v1/sessions/" + sid,
-                    "{\"sections\":{\"cart\":{\"set\":{\"items\":\"AwQ=\"}}}}").statusCode());
-            assertTrue(call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).body()
-                    .contains("\"cart\":{\"version\":2,\"attributes\":{\"items\":\"AwQ=\"}}"));
-            assertEquals(204, call(api, "DELETE", "/v1/sessions/" + sid, null).statusCode());
-            assertEquals(404, call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).statusCode());
-            assertEquals(400, call(api, "GET", "/v1/sessions/bad!id?sections=cart", null).statusCode());
-            String stats = call(s.port(SidecarMain.ADMIN), "GET", "/admin/stats", null).body();
-            Matcher sent = Pattern.compile("\"master_bytes_sent\":(\\d+)").matcher(stats);
-            Matcher received = Pattern.compile("\"master_bytes_received\":(\\d+)").matcher(stats);
-            assertTrue(sent.find() && received.find(), stats);
-            // Two writes of a 2-byte value, a create, a delete, reads: each frame has a 16-byte header.
-            assertTrue(Long.parseLong(sent.group(1)) > 5 * 16 && Long.parseLong(received.group(1)) > 5 * 16, stats);
-        }
+    void embeddedMaster_withoutTheLocalJar_exitsWithStatus2AndSaysWhatToRun() throws Exception {
+        Process p = new ProcessBuilder(ServerProcess.command(sidecarJar(), "--masters", "embedded", "--port", "0",
+                "--admin-port", "0")).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), output);
+        assertEquals(2, p.exitValue(), output);
+        assertTrue(output.contains("sessionmesh-sidecar: masters=embedded needs a master in this process")
+                && output.contains("sessionmesh-local.jar"), output);
     }
 
     /** The master dies under traffic: the sidecar answers 503 (never 500, never hangs), and recovers by itself. */
