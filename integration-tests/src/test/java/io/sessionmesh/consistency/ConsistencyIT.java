@@ -5,6 +5,7 @@ import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.consistency.HistoryChecker.Verdict;
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.ReadRequest;
 
@@ -183,10 +184,10 @@ class ConsistencyIT {
         }
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (MasterConnection master = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1",
-                cluster.masterPort()), MasterConnection.Options.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
+                cluster.masterPort()), MasterConnectionOptions.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
             for (int i = 0; i < sessions.size(); i++) {
                 long invoked = System.nanoTime();
-                var result = master.read(new ReadRequest(sessions.get(i), names)).get(5, TimeUnit.SECONDS);
+                var result = master.read(new ReadRequest(sessions.get(i), names)).get(5, TimeUnit.SECONDS).result().toReadResult();
                 out.add(HotSessionClient.toRead(-1, -1, i, all, result, invoked, System.nanoTime()));
             }
         } finally {
@@ -198,7 +199,7 @@ class ConsistencyIT {
     static String stats(ConsistencyCluster cluster) throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (MasterConnection master = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1",
-                cluster.masterPort()), MasterConnection.Options.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
+                cluster.masterPort()), MasterConnectionOptions.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
             return master.stats().get(5, TimeUnit.SECONDS);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);

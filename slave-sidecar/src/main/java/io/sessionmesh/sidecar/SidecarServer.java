@@ -9,7 +9,7 @@ import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.InvalidationHandler;
 import io.sessionmesh.sidecar.service.SidecarService;
-import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -24,7 +24,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -57,8 +56,13 @@ public final class SidecarServer implements AutoCloseable {
         this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
                 NioIoHandler.newFactory());
         SidecarMetrics metrics = new SidecarMetrics();
-        MasterConnection.Options connection = new MasterConnection.Options(config.masterConnectTimeout(),
-                config.masterTimeout(), config.masterMaxInFlight(), config.transportLimits(), metrics.masterTraffic);
+        MasterConnectionOptions connection = MasterConnectionOptions.builder()
+                .connectTimeout(config.masterConnectTimeout())
+                .requestTimeout(config.masterTimeout())
+                .maxInFlight(config.masterMaxInFlight())
+                .limits(config.transportLimits())
+                .traffic(metrics.masterTraffic)
+                .build();
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());

@@ -1,6 +1,7 @@
 package io.sessionmesh.sidecar;
 
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -89,9 +90,9 @@ class MultiMasterTest {
                 // and the session is on the master the ring names, and only there
                 int owner = one.service().router().ring().indexFor(ids.get(i));
                 try (MasterConnection c = MasterConnection.connect(group, masters.get(owner).address(),
-                        MasterConnection.Options.DEFAULT, null).join()) {
+                        MasterConnectionOptions.DEFAULT, null).join()) {
                     assertArrayEquals(new byte[] {(byte) i}, c.read(new ReadRequest(ids.get(i), List.of("s"))).join()
-                            .sections().get(0).attributes().get("n"));
+                            .result().toReadResult().sections().get(0).attributes().get("n"));
                 }
             }
         } finally {

@@ -157,7 +157,7 @@ class SidecarApiTest {
         get(id, "s");
         // Another writer (straight to the master): this sidecar's copy is behind by one version.
         try (var c = io.sessionmesh.wire.client.MasterConnection.connect(sidecarGroup(), master.address(),
-                io.sessionmesh.wire.client.MasterConnection.Options.DEFAULT, null).join()) {
+                io.sessionmesh.wire.client.MasterConnectionOptions.DEFAULT, null).join()) {
             c.write(new WriteRequest(id, List.of(new SectionDelta("s", Map.of("k", new byte[] {9}), List.of())))).join();
         }
         // The next write through the sidecar learns version 3: its cached version 1 missed one, so it is dropped.

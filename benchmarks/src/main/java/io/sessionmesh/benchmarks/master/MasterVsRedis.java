@@ -4,7 +4,8 @@ import io.sessionmesh.benchmarks.workload.WorkloadValues;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;
-import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -130,9 +131,9 @@ public final class MasterVsRedis {
 
     static String[] preloadMaster(EventLoopGroup group, InetSocketAddress master, int sessions, byte[][] values) {
         String[] ids = new String[sessions];
-        try (MasterConnection c = MasterConnection.connect(group, master, MasterConnection.Options.DEFAULT, null).join()) {
+        try (MasterConnection c = MasterConnection.connect(group, master, MasterConnectionOptions.DEFAULT, null).join()) {
             for (int i = 0; i < sessions; i++) {
-                ids[i] = c.create(null).join().id();
+                ids[i] = c.create(null).join().sessionId();
                 List<SectionDelta> deltas = new ArrayList<>();
                 for (int s = 0; s < 3; s++) {
                     deltas.add(new SectionDelta(SECTIONS[s], Map.of("value", values[s]), List.of()));
@@ -195,7 +196,7 @@ public final class MasterVsRedis {
         }
         List<MasterConnection> conns = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            conns.add(MasterConnection.connect(group, master, MasterConnection.Options.DEFAULT, null).join());
+            conns.add(MasterConnection.connect(group, master, MasterConnectionOptions.DEFAULT, null).join());
         }
         try {
             // Warm-up (JIT on both sides), then the measured run, same loop.
@@ -262,8 +263,7 @@ public final class MasterVsRedis {
             ThreadLocalRandom random = ThreadLocalRandom.current();
             for (int i = 0; i < depth; i++) {
                 byte[] body = bodies[random.nextInt(bodies.length)];
-                conn.request(opcode, alloc -> FrameHeader.reserve(alloc, body.length).writeBytes(body), f -> null, false)
-                        .whenComplete((r, e) -> answered(e));
+                conn.send(new MasterRequest.Prepared(opcode, body), false).whenComplete((r, e) -> answered(e));
             }
             conn.flush();
         }

@@ -6,6 +6,7 @@ import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.WriteRequest;
@@ -264,7 +265,7 @@ public final class WorkloadDriver {
                     }
                     deltas.add(new SectionDelta(SECTION_NAMES[s], set, List.of()));
                 }
-                return m.write(new WriteRequest(c.id(), deltas)).thenAccept(w -> slots.set(slot, c.id()));
+                return m.write(new WriteRequest(c.sessionId(), deltas)).thenAccept(w -> slots.set(slot, c.sessionId()));
             });
         }
 
@@ -376,7 +377,7 @@ public final class WorkloadDriver {
             int masterPort = start(List.of("-Xms1g", "-Xmx1g", "-jar", masterJar, "--port", "0", "--io-threads", "1"),
                     "SessionMesh master listening on ", null);
             loader = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", masterPort),
-                    MasterConnection.Options.DEFAULT, null).get(10, TimeUnit.SECONDS);
+                    MasterConnectionOptions.DEFAULT, null).get(10, TimeUnit.SECONDS);
             for (int i = 0; i < SERVICES * NODES; i++) {
                 int[] admin = new int[1];
                 int port = start(List.of("-Xms256m", "-Xmx256m", "-jar", sidecarJar, "--masters", "127.0.0.1:" + masterPort,

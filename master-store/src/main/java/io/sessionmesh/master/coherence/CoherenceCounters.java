@@ -27,6 +27,11 @@ public final class CoherenceCounters {
         fenceWaits.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
     }
 
+    /** Writes and deletes whose acknowledgement waited for invalidations. */
+    public long fencedWrites() {
+        return fencedWrites.sum();
+    }
+
     public void putInto(Map<String, Long> stats) {
         stats.put("holder_registrations", registrations.sum());
         stats.put("invalidations_sent", pushesSent.sum());

@@ -2,8 +2,6 @@ package io.sessionmesh.master.coherence;
 
 import io.sessionmesh.wire.protocol.Invalidation;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -31,11 +29,10 @@ public final class PushTable {
     private int nextId = 1;
     private volatile boolean open = true;
 
-    /** Where a push frame goes: the connection, after the answers made before it. Called on the loop. */
+    /** Where a push goes: the connection, after the answers made before it, flushed. Called on the loop. */
+    @FunctionalInterface
     public interface Sink {
-        void writePush(ByteBuf frame);
-
-        ByteBufAllocator alloc();
+        void push(Invalidation.Push push);
     }
 
     public PushTable(Holder holder, Sink sink, EventLoop loop, CoherenceCounters counters) {
@@ -76,7 +73,7 @@ public final class PushTable {
         unconfirmed.put(id, p);
         byDeadline.add(p);
         counters.pushesSent.increment();
-        sink.writePush(invalidation.appendFrame(sink.alloc().directBuffer(invalidation.encodedSize() + 16), id));
+        sink.push(invalidation.asPush(id));
         if (timer == null) {
             arm(p.deadline);
         }

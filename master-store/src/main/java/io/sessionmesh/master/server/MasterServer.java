@@ -2,6 +2,7 @@ package io.sessionmesh.master.server;
 
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.Ticker;
 
@@ -141,7 +142,7 @@ public final class MasterServer implements AutoCloseable {
         closed = true;
         long graceMillis = config.shutdownGrace().toMillis();
         serverChannel.close().awaitUninterruptibly(graceMillis + 1000);
-        counters.draining = true;
+        counters.startDraining();
         for (Channel ch : channels) {
             ch.config().setAutoRead(false);
         }

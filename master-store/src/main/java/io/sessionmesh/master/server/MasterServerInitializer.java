@@ -2,36 +2,54 @@ package io.sessionmesh.master.server;
 
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
-import io.sessionmesh.wire.protocol.FrameDecoder;
+import io.sessionmesh.master.handler.ConnectionLimiter;
+import io.sessionmesh.master.handler.ConnectionRegistration;
+import io.sessionmesh.master.handler.DataHandler;
+import io.sessionmesh.master.handler.FlowControlHandler;
+import io.sessionmesh.master.handler.IdleCloser;
+import io.sessionmesh.master.handler.PushHandler;
+import io.sessionmesh.master.handler.RegistrationHandler;
+import io.sessionmesh.master.handler.RequestDecoder;
+import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.wire.protocol.FrameDecoder;
+import io.sessionmesh.wire.protocol.FrameEncoder;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
-
-import java.util.concurrent.TimeUnit;
 
 /**
- * The pipeline of one master connection: connection limit, idle timeout, frame decoder, request handler.
- * Answers are whole frames built by the handler, so there is no encoder. The idle timeout watches reads only:
- * watching writes too would put a listener on every answer, and a connection that stops reading its answers
- * stops being read as well, so it falls idle and is closed all the same.
+ * The pipeline of one master connection, head to tail:
+ *
+ * <pre>
+ *  limit      ConnectionLimiter      refuses connections over max-connections
+ *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
+ *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
+ *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
+ *  requests   RequestDecoder         Frame -> Received (typed request), Invalidation.Confirmation or Rejected
+ *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
+ *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
+ *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
+ *  data       DataHandler            READ, WRITE, TOUCH, CREATE, DELETE, schemas, STATS; answers what was rejected
+ * </pre>
+ *
+ * Answers are written by the handler that makes them and pass flow control, then the pushes handler (which holds a
+ * fenced one back), then the encoder. Any channel will do (tests run the whole pipeline in an EmbeddedChannel).
  */
-final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
+final class MasterServerInitializer extends ChannelInitializer<Channel> {
     private final MasterConfig config;
     private final SessionStore store;
     private final BinaryTransportCodec codec;
     private final ServerCounters counters;
     private final ConnectionLimiter limiter;
-    private final MasterRequestHandler.StatsSource stats;
+    private final DataHandler.StatsSource stats;
     private final ChannelGroup channels;
     private final HolderRegistry holders;
 
-    MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters,
-                            MasterRequestHandler.StatsSource stats, ChannelGroup channels, HolderRegistry holders) {
-        this.holders = holders;
+    MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters, DataHandler.StatsSource stats,
+                            ChannelGroup channels, HolderRegistry holders) {
         this.config = config;
         this.store = store;
         this.codec = new BinaryTransportCodec(config.transportLimits());
@@ -39,16 +57,24 @@ final class MasterServerInitializer extends ChannelInitializer<SocketChannel> {
         this.limiter = new ConnectionLimiter(config.maxConnections(), counters);
         this.stats = stats;
         this.channels = channels;
+        this.holders = holders;
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         channels.add(ch);
+        ConnectionRegistration registration = new ConnectionRegistration(holders);
+        FlowControlHandler flow = new FlowControlHandler(config.maxInFlight(), config.maxOutboundBytes(), counters);
+        PushHandler pushes = new PushHandler(registration, holders.counters());
         ch.pipeline()
                 .addLast("limit", limiter)
-                .addLast("idle", new IdleStateHandler(config.connectionIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
+                .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
-                .addLast("requests", new MasterRequestHandler(store, codec, counters, stats, config.maxInFlight(),
-                        config.maxOutboundBytes(), holders));
+                .addLast("encoder", new FrameEncoder(codec, flow))
+                .addLast("requests", new RequestDecoder(codec, counters))
+                .addLast("pushes", pushes)
+                .addLast("flow", flow)
+                .addLast("registry", new RegistrationHandler(holders, registration, pushes))
+                .addLast("data", new DataHandler(store, registration, counters, stats));
     }
 }

@@ -1,6 +1,6 @@
 package io.sessionmesh.master.store;
 
-import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.coherence.SessionHolders;
 import io.sessionmesh.wire.transport.EncodedSection;
 
 /**
@@ -24,15 +24,8 @@ final class Session {
     long bytes;
     /** Set once, under this, when the session leaves the store (deleted or expired). */
     volatile boolean removed;
-    /**
-     * Which caches hold each section ({@link io.sessionmesh.master.coherence.HolderRegistry} bits), index for index
-     * with {@link #sections}; null until a cache first reads the session. Guarded by this.
-     */
-    long[] holders;
-    /** Caches that read a section the session does not have (they hold it as empty, version 0). Guarded by this. */
-    long absentHolders;
-    /** The last write of the session whose acknowledgement waits for invalidations, or null. Guarded by this. */
-    Fence fence;
+    /** Which caches hold which sections, and the write waiting for their invalidations; null until a cache reads or writes. Guarded by this. */
+    SessionHolders holders;
 
     Session(String id, long now, long idleTimeout, long maxLifetime) {
         this.id = id;
@@ -61,6 +54,14 @@ final class Session {
         if (lastAccess != now) {
             LAST_ACCESS.setRelease(this, now);
         }
+    }
+
+    /** The coherence bookkeeping, made on first use; under this. */
+    SessionHolders holders() {
+        if (holders == null) {
+            holders = new SessionHolders();
+        }
+        return holders;
     }
 
     /** When the session expires unless it is used again. */

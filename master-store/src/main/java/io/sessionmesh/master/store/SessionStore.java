@@ -3,6 +3,7 @@ package io.sessionmesh.master.store;
 import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.coherence.SessionHolders;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -25,25 +26,35 @@ import java.util.concurrent.atomic.LongAdder;
  * The master's in-memory truth: sessions, their sections, versions and expiry.
  *
  * <h2>Design</h2>
+ * One class, because every operation must see a session's data, its expiry and its holder bookkeeping under one
+ * monitor, in one order; the parts that stand alone are classes of their own ({@link ExpiryWheel}, {@link NamePool},
+ * {@link SchemaStore}, {@link SessionHolders}).
  * <ul>
  *   <li><b>Layout.</b> A {@link ConcurrentHashMap} from session id to {@link Session}; a session holds a
  *   copy-on-write array of immutable {@link EncodedSection}s: each section is one byte array in the form it
  *   takes on the wire, so a read answer is a copy of those arrays and a section costs one array header, not one
  *   per attribute. Section names are shared across sessions through a bounded {@link NamePool}. Values are
  *   opaque bytes, never interpreted: the master loads no application class.</li>
- *   <li><b>Concurrency.</b> Reads take no lock: they read the session's sections array once (a volatile
- *   load) and so see every delta of a write or none. Writes to one session take that session's monitor, build
- *   the next sections array and publish it with one volatile store: a write is atomic per session, and two
+ *   <li><b>Concurrency.</b> A read by a client that caches nothing takes no lock: it reads the session's sections
+ *   array once (a volatile load) and so sees every delta of a write or none. A read by a cache (a sidecar) takes the
+ *   session's monitor, because it must note the cache as a holder of what it read in step with the state it read
+ *   (otherwise a write could slip between the two and never tell it). Writes and deletes take the session's monitor,
+ *   build the next sections array and publish it with one volatile store: a write is atomic per session, and two
  *   concurrent writes to different attributes of one section both land (the second applies its delta to the
- *   first's result). Different sessions never contend.</li>
+ *   first's result). Different sessions never contend; the only store-wide state written per operation is a
+ *   {@link LongAdder} of bytes.</li>
+ *   <li><b>Coherence.</b> Who holds which section, and the write still waiting for its invalidations, are the
+ *   coherence package's ({@link SessionHolders}, one per session that a cache has read or written); the store calls
+ *   it under the session's monitor right where it reads or publishes, so invalidations of one session leave in the
+ *   order of its writes, and returns the {@link Fence} a write's acknowledgement waits for (PROTOCOL.md 3.7).</li>
  *   <li><b>Versions.</b> A section that was never written reads as version 0 with no attributes. Each write
  *   that names a section adds one to its version, even one that empties it (a section is never deleted, so
  *   versions never go back). ifVersion is checked for every delta before anything is applied: one mismatch
  *   and the whole write is a CONFLICT.</li>
- *   <li><b>Expiry.</b> A session dies at min(last access + idle timeout, creation + max lifetime). Reads,
- *   writes and touches move the last access (one volatile store). Every operation checks the deadline, so an
- *   expired session answers NOT_FOUND at once; the {@link ExpiryWheel} removes expired sessions in the
- *   background at a cost that grows with the sessions that come due, not with the size of the store. Like
+ *   <li><b>Expiry.</b> A session dies at min(last access + idle timeout, creation + max lifetime), by the injected
+ *   {@link Ticker}. Reads, writes and touches move the last access (one release store). Every operation checks the
+ *   deadline, so an expired session answers NOT_FOUND at once; the {@link ExpiryWheel} removes expired sessions in
+ *   the background at a cost that grows with the sessions that come due, not with the size of the store. Like
  *   Caffeine's timer wheel (BoundedLocalCache, TimerWheel), but with one ring: deadlines further out than the
  *   ring are simply looked at again once per turn.</li>
  *   <li><b>Limits.</b> {@link StoreLimits}: every write is checked whole before it is published; over a
@@ -165,19 +176,15 @@ public final class SessionStore {
                     throw gone(session, ticker.millis());
                 }
                 EncodedSection[] snapshot = session.sections;
-                long[] holders = session.holders;
-                if (holders == null || holders.length < snapshot.length) {
-                    holders = session.holders = holders == null ? new long[snapshot.length]
-                            : Arrays.copyOf(holders, snapshot.length);
-                }
+                SessionHolders holders = session.holders();
                 for (String name : wanted) {
                     int i = indexOf(snapshot, snapshot.length, name);
                     if (i >= 0) {
                         out.add(snapshot[i]);
-                        holders[i] |= holderBit;
+                        holders.heldAt(i, holderBit);
                     } else {
                         out.add(EncodedSection.empty(name));
-                        session.absentHolders |= holderBit;
+                        holders.heldAbsent(holderBit);
                     }
                 }
             }
@@ -265,7 +272,8 @@ public final class SessionStore {
                 session.sections = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
                 session.touch(now);
-                fence = invalidate(session, deltas, versions, writerBit, invalidator);
+                fence = session.holders == null && writerBit == 0 ? null
+                        : session.holders().written(session.id, session.sections, deltas, versions, writerBit, invalidator);
             }
         } catch (StoreException e) {
             if (e.status() == Status.TOO_LARGE) {
@@ -275,49 +283,6 @@ public final class SessionStore {
         }
         counters.writes.increment();
         return new Written(WriteResult.of(request, versions), fence);
-    }
-
-    /**
-     * The holder bookkeeping of a write just published (under the session's lock): who else holds a section it
-     * changed, and the fence its acknowledgement waits for.
-     */
-    private static Fence invalidate(Session session, List<SectionDelta> deltas, long[] versions, long writerBit,
-                                    Invalidator invalidator) {
-        long[] holders = session.holders;
-        EncodedSection[] sections = session.sections;
-        long others = 0;
-        if (holders != null || writerBit != 0) {
-            if (holders == null || holders.length < sections.length) {
-                holders = session.holders = holders == null ? new long[sections.length]
-                        : Arrays.copyOf(holders, sections.length);
-            }
-            long self = writerBit == HolderRegistry.SHARED_BIT ? 0 : writerBit;
-            for (SectionDelta delta : deltas) {
-                int i = indexOf(sections, sections.length, delta.section());
-                // A section new with this write was held, as empty, by every cache that read it absent.
-                others |= (holders[i] | (isNew(sections[i]) ? session.absentHolders : 0)) & ~self;
-                holders[i] = writerBit;
-            }
-        }
-        Fence previous = session.fence;
-        if (previous != null && previous.isDone()) {
-            previous = session.fence = null;
-        }
-        if (others == 0 && previous == null) {
-            return null;
-        }
-        String[] names = new String[deltas.size()];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = deltas.get(i).section();
-        }
-        Fence fence = invalidator.invalidate(session.id, others, names, versions, previous);
-        session.fence = fence == null || fence.isDone() ? null : fence;
-        return fence;
-    }
-
-    /** Whether a section was just made by the write that produced it (its first version). */
-    private static boolean isNew(EncodedSection section) {
-        return section.version() == 1;
     }
 
     /**
@@ -346,25 +311,12 @@ public final class SessionStore {
             if (session.removed) {
                 throw gone(session, now);
             }
-            long all = session.absentHolders;
-            if (session.holders != null) {
-                for (long h : session.holders) {
-                    all |= h;
-                }
-            }
-            long self = deleterBit == HolderRegistry.SHARED_BIT ? 0 : deleterBit;
-            all &= ~self;
-            Fence previous = session.fence != null && !session.fence.isDone() ? session.fence : null;
-            fence = all == 0 && previous == null ? null
-                    : invalidator.invalidate(session.id, all, NO_NAMES, NO_VERSIONS, previous);
+            fence = session.holders == null ? null : session.holders.deleted(session.id, deleterBit, invalidator);
             remove(session);
         }
         counters.deletes.increment();
         return fence;
     }
-
-    private static final String[] NO_NAMES = {};
-    private static final long[] NO_VERSIONS = {};
 
     /**
      * Extends a session's idle time; no section changes version.
@@ -437,9 +389,9 @@ public final class SessionStore {
             // The expiry wheel may hold the session until its bucket comes due: let the data go now.
             session.sections = Session.NO_SECTIONS;
             session.bytes = 0;
-            // Caches in front find out by themselves: their copies expire by the times the master gave them.
-            session.holders = null;
-            session.fence = null;
+            if (session.holders != null) {
+                session.holders.clear();
+            }
         }
         sessions.remove(session.id, session);
         return true;

@@ -1,13 +1,13 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.master.config.MasterConfig;
-import io.sessionmesh.wire.protocol.Frame;
-import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
-import io.sessionmesh.wire.protocol.Registration;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.Status;
@@ -62,41 +62,37 @@ class InvalidationProtocolTest {
 
     /** A connection whose pushes land in a queue, confirmed only when the test says so. */
     static final class Holder {
-        final BlockingQueue<Frame> pushes = new LinkedBlockingQueue<>();
+        record Push(int id, Invalidation invalidation) {
+        }
+
+        final BlockingQueue<Push> pushes = new LinkedBlockingQueue<>();
         final MasterConnection connection;
-        final Registration.Answer registration;
+        final MasterAnswer.Registered registration;
+        private Push last;
 
         Holder(UUID id, boolean control) throws Exception {
             this(id, control, control ? SEQUENCE.incrementAndGet() : 0);
         }
 
         Holder(UUID id, boolean control, long sequence) throws Exception {
-            connection = MasterConnection.connect(group, master.address(), MasterConnection.Options.DEFAULT,
-                    (c, push) -> pushes.add((Frame) push.retain())).get(5, TimeUnit.SECONDS);
+            connection = MasterConnection.connect(group, master.address(), MasterConnectionOptions.DEFAULT,
+                    (c, pushId, invalidation) -> pushes.add(new Push(pushId, invalidation))).get(5, TimeUnit.SECONDS);
             registration = connection.register(id, control, sequence).get(5, TimeUnit.SECONDS);
         }
 
         Invalidation nextPush() throws InterruptedException {
-            Frame f = pushes.poll(5, TimeUnit.SECONDS);
-            assertNotNull(f, "no invalidation came");
-            try {
-                assertEquals(Opcodes.INVALIDATE, f.opcode());
-                assertTrue(f.isPush());
-                return Invalidation.readFrom(f.body());
-            } finally {
-                pushes.add(f); // kept for confirm()
-            }
+            last = pushes.poll(5, TimeUnit.SECONDS);
+            assertNotNull(last, "no invalidation came");
+            return last.invalidation();
         }
 
         void confirm() {
-            Frame f = pushes.poll();
-            connection.confirmPush(f);
-            f.release();
+            connection.confirmPush(last.id());
         }
     }
 
     static MasterConnection anonymous() throws Exception {
-        return MasterConnection.connect(group, master.address(), MasterConnection.Options.DEFAULT, null).get(5, TimeUnit.SECONDS);
+        return MasterConnection.connect(group, master.address(), MasterConnectionOptions.DEFAULT, null).get(5, TimeUnit.SECONDS);
     }
 
     static SectionDelta set(String section, String value) {
@@ -108,13 +104,13 @@ class InvalidationProtocolTest {
         Holder a = new Holder(UUID.randomUUID(), true);
         assertEquals(LEASE_MS, a.registration.leaseMillis());
         try (MasterConnection writer = anonymous()) {
-            String id = writer.create(null).get().id();
+            String id = writer.create(null).get().sessionId();
             writer.write(new WriteRequest(id, List.of(set("cart", "1")))).get();
-            a.connection.readEncoded(new ReadRequest(id, List.of("cart"))).get(5, TimeUnit.SECONDS);
+            a.connection.read(new ReadRequest(id, List.of("cart"))).get(5, TimeUnit.SECONDS);
 
             a.connection.ping(new byte[] {1}).get(5, TimeUnit.SECONDS); // renews: the lease runs 400 ms from here
             long start = System.nanoTime();
-            CompletableFuture<WriteResult> w = writer.write(new WriteRequest(id, List.of(set("cart", "2"))));
+            CompletableFuture<WriteResult> w = writer.write(new WriteRequest(id, List.of(set("cart", "2")))).thenApply(MasterAnswer.Write::result);
             Invalidation inv = a.nextPush();
             assertEquals(id, inv.sessionId());
             assertEquals(List.of("cart"), inv.sections());
@@ -136,11 +132,11 @@ class InvalidationProtocolTest {
     void aHolderThatNeverConfirms_holdsTheWriteUntilItsLeaseRunsOut() throws Exception {
         Holder silent = new Holder(UUID.randomUUID(), true);
         try (MasterConnection writer = anonymous()) {
-            String id = writer.create(null).get().id();
-            silent.connection.readEncoded(new ReadRequest(id, List.of("cart"))).get(5, TimeUnit.SECONDS);
+            String id = writer.create(null).get().sessionId();
+            silent.connection.read(new ReadRequest(id, List.of("cart"))).get(5, TimeUnit.SECONDS);
             long before = master.stats().get("invalidation_lease_expiries");
             long start = System.nanoTime();
-            WriteResult r = writer.write(new WriteRequest(id, List.of(set("cart", "1")))).get(5, TimeUnit.SECONDS);
+            WriteResult r = writer.write(new WriteRequest(id, List.of(set("cart", "1")))).get(5, TimeUnit.SECONDS).result();
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertEquals(1L, r.versions().get("cart"));
             assertNotNull(silent.nextPush(), "it was told all the same");
@@ -158,17 +154,17 @@ class InvalidationProtocolTest {
         Holder data = new Holder(id, false);
         assertEquals(control.registration.slot(), data.registration.slot());
         try (MasterConnection other = anonymous()) {
-            String sid = other.create(null).get().id();
-            data.connection.readEncoded(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
+            String sid = other.create(null).get().sessionId();
+            data.connection.read(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
             data.connection.write(new WriteRequest(sid, List.of(set("a", "mine")))).get(5, TimeUnit.SECONDS);
             assertNull(control.pushes.poll(200, TimeUnit.MILLISECONDS), "told of its own write");
-            CompletableFuture<WriteResult> w = other.write(new WriteRequest(sid, List.of(set("a", "theirs"))));
+            CompletableFuture<MasterAnswer.Write> w = other.write(new WriteRequest(sid, List.of(set("a", "theirs"))));
             Invalidation inv = control.nextPush();
             assertEquals(2, inv.versions()[0]);
             control.confirm();
             w.get(5, TimeUnit.SECONDS);
             // a delete is a push with no sections, and waits too
-            data.connection.readEncoded(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
+            data.connection.read(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
             CompletableFuture<Void> d = other.delete(sid);
             assertTrue(control.nextPush().sessionGone());
             control.confirm();
@@ -182,8 +178,7 @@ class InvalidationProtocolTest {
     @Test
     void registerErrors_areAnsweredAndTheConnectionGoesOn() throws Exception {
         try (MasterConnection c = anonymous()) {
-            ExecutionException bad = assertThrows(ExecutionException.class, () -> c.request(Opcodes.REGISTER,
-                    alloc -> FrameHeader.reserve(alloc, 3).writeBytes(new byte[3]), f -> null, true).get(5, TimeUnit.SECONDS));
+            ExecutionException bad = assertThrows(ExecutionException.class, () -> c.send(new MasterRequest.Prepared(Opcodes.REGISTER, new byte[3])).get(5, TimeUnit.SECONDS));
             assertEquals(Status.BAD_REQUEST, MasterException.statusOf(bad));
             c.register(UUID.randomUUID(), false, 0).get(5, TimeUnit.SECONDS);
             ExecutionException other = assertThrows(ExecutionException.class,
@@ -208,9 +203,9 @@ class InvalidationProtocolTest {
                     () -> writer.register(UUID.randomUUID(), true, 0).get(5, TimeUnit.SECONDS));
             assertEquals(Status.BAD_REQUEST, MasterException.statusOf(zero));
 
-            String sid = writer.create(null).get().id();
-            newest.connection.readEncoded(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
-            CompletableFuture<WriteResult> w = writer.write(new WriteRequest(sid, List.of(set("a", "1"))));
+            String sid = writer.create(null).get().sessionId();
+            newest.connection.read(new ReadRequest(sid, List.of("a"))).get(5, TimeUnit.SECONDS);
+            CompletableFuture<MasterAnswer.Write> w = writer.write(new WriteRequest(sid, List.of(set("a", "1"))));
             assertEquals(sid, newest.nextPush().sessionId());
             newest.confirm();
             w.get(5, TimeUnit.SECONDS);

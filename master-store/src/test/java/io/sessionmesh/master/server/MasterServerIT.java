@@ -1,7 +1,9 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.testing.ServerProcess;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
@@ -76,7 +78,7 @@ class MasterServerIT {
 
     static MasterConnection connect() {
         return MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", master.port()),
-                MasterConnection.Options.DEFAULT, null).join();
+                MasterConnectionOptions.DEFAULT, null).join();
     }
 
     static byte[] utf8(String s) {
@@ -87,7 +89,7 @@ class MasterServerIT {
     void pipelinedRequests_fromSeveralConnectionsAtOnce_allLand() throws Exception {
         String id;
         try (MasterConnection c = connect()) {
-            id = c.create(null).join().id();
+            id = c.create(null).join().sessionId();
         }
         int connections = 4;
         int perConnection = 200;
@@ -97,13 +99,13 @@ class MasterServerIT {
             int me = n;
             done.add(pool.submit(() -> {
                 try (MasterConnection c = connect()) {
-                    List<CompletableFuture<WriteResult>> writes = new ArrayList<>();
+                    List<CompletableFuture<MasterAnswer.Write>> writes = new ArrayList<>();
                     for (int i = 0; i < perConnection; i++) {
                         writes.add(c.write(new WriteRequest(id, List.of(new SectionDelta("shared",
                                 Map.of("c" + me + "-" + i, utf8(me + ":" + i)), List.of())))));
                     }
-                    for (CompletableFuture<WriteResult> w : writes) {
-                        assertTrue(w.join().versions().get("shared") >= 1);
+                    for (CompletableFuture<MasterAnswer.Write> w : writes) {
+                        assertTrue(w.join().result().versions().get("shared") >= 1);
                     }
                 }
                 return null;
@@ -114,7 +116,7 @@ class MasterServerIT {
         }
         pool.shutdown();
         try (MasterConnection c = connect()) {
-            SectionData s = c.read(new ReadRequest(id, List.of("shared"))).join().sections().get(0);
+            SectionData s = c.read(new ReadRequest(id, List.of("shared"))).join().result().toReadResult().sections().get(0);
             assertEquals(connections * perConnection, s.attributes().size());
             assertEquals(connections * perConnection, s.version());
             assertArrayEquals(utf8("2:17"), s.attributes().get("c2-17"));
@@ -124,7 +126,7 @@ class MasterServerIT {
     @Test
     void rawPipeline_answersCarryTheirRequestIds() throws Exception {
         try (MasterConnection c = connect(); RawClient raw = new RawClient(master.port())) {
-            String id = c.create(Duration.ofMinutes(1)).join().id();
+            String id = c.create(Duration.ofMinutes(1)).join().sessionId();
             ByteBuffer batch = ByteBuffer.allocate(64 << 10);
             for (int i = 1; i <= 50; i++) {
                 batch.put(RawClient.frame(Opcodes.WRITE, 1000 + i, codec.encode(new WriteRequest(id, List.of(
@@ -135,10 +137,10 @@ class MasterServerIT {
             for (int i = 1; i <= 50; i++) {
                 RawClient.Answer w = raw.read();
                 assertEquals(1000 + i, w.requestId());
-                assertEquals((long) i, codec.decode(MasterRequestHandlerTest.message(w.body()), WriteResult.class).versions().get("s"));
+                assertEquals((long) i, codec.decode(MasterPipelineTest.message(w.body()), WriteResult.class).versions().get("s"));
                 RawClient.Answer r = raw.read();
                 assertEquals(2000 + i, r.requestId());
-                ReadResult read = codec.decode(MasterRequestHandlerTest.message(r.body()), ReadResult.class);
+                ReadResult read = codec.decode(MasterPipelineTest.message(r.body()), ReadResult.class);
                 assertArrayEquals(utf8(Integer.toString(i)), read.sections().get(0).attributes().get("n"));
             }
         }
@@ -218,7 +220,7 @@ class MasterServerIT {
     void clientThatStopsReading_isCutOff_andOthersAreNotDisturbed() throws Exception {
         String id;
         try (MasterConnection c = connect()) {
-            id = c.create(null).join().id();
+            id = c.create(null).join().sessionId();
             c.write(new WriteRequest(id, List.of(new SectionDelta("big", Map.of("a", new byte[15 << 10],
                     "b", new byte[15 << 10]), List.of())))).join();
         }
@@ -260,8 +262,8 @@ class MasterServerIT {
     @Test
     void expiredAndDeletedSessions_answerNotFound_overTheWire() throws Exception {
         try (MasterConnection c = connect()) {
-            String shortLived = c.create(Duration.ofMillis(300)).join().id();
-            String deleted = c.create(null).join().id();
+            String shortLived = c.create(Duration.ofMillis(300)).join().sessionId();
+            String deleted = c.create(null).join().sessionId();
             c.delete(deleted).join();
             Thread.sleep(600);
             for (String id : List.of(shortLived, deleted)) {
@@ -276,12 +278,12 @@ class MasterServerIT {
     @Test
     void conflict_overTheWire_appliesNothing() throws Exception {
         try (MasterConnection c = connect()) {
-            String id = c.create(null).join().id();
+            String id = c.create(null).join().sessionId();
             c.write(new WriteRequest(id, List.of(new SectionDelta("s", 0, Map.of("k", utf8("v1")), List.of())))).join();
             MasterException e = assertFailsWith(c.write(new WriteRequest(id, List.of(
                     new SectionDelta("s", 0, Map.of("k", utf8("v2")), List.of())))));
             assertEquals(Status.CONFLICT, e.status());
-            assertArrayEquals(utf8("v1"), c.read(new ReadRequest(id, List.of("s"))).join().sections().get(0).attributes().get("k"));
+            assertArrayEquals(utf8("v1"), c.read(new ReadRequest(id, List.of("s"))).join().result().toReadResult().sections().get(0).attributes().get("k"));
         }
     }
 
@@ -298,7 +300,7 @@ class MasterServerIT {
     void sigterm_shutsDownGracefully() throws Exception {
         ServerProcess other = startMaster();
         try (MasterConnection c = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", other.port()),
-                MasterConnection.Options.DEFAULT, null).join()) {
+                MasterConnectionOptions.DEFAULT, null).join()) {
             c.create(null).join();
         }
         other.stop();

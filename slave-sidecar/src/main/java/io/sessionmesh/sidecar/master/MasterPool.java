@@ -1,6 +1,8 @@
 package io.sessionmesh.sidecar.master;
 
+import io.sessionmesh.wire.client.InvalidationListener;
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.wire.transport.Status;
 
@@ -33,7 +35,7 @@ public final class MasterPool implements AutoCloseable {
     private static final byte[] PING = {'h', 'b'};
 
     /** Settings of a pool. */
-    public record Options(int connections, MasterConnection.Options connection, Duration reconnectMin,
+    public record Options(int connections, MasterConnectionOptions connection, Duration reconnectMin,
                           Duration reconnectMax, Duration heartbeatInterval, UUID holder, Duration leaseMargin) {
     }
 
@@ -44,16 +46,16 @@ public final class MasterPool implements AutoCloseable {
     private final String name;
     private final Options options;
     private final EventLoopGroup group;
-    private final MasterConnection.PushHandler pushes;
+    private final InvalidationListener pushes;
     private final Lease lease;
-    /** The sequence of the latest control connection's REGISTER (Registration). */
+    /** The sequence of the latest control connection's REGISTER (MasterRequest.Register). */
     private final AtomicLong controlSequence = new AtomicLong();
     private final Slot[] slots;
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
     private volatile String lastError = "not connected yet";
 
-    public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, MasterConnection.PushHandler pushes) {
+    public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, InvalidationListener pushes) {
         this.lease = new Lease(options.leaseMargin().toMillis());
         this.address = address;
         this.name = address.getHostString() + ":" + address.getPort();

@@ -2,7 +2,7 @@ package io.sessionmesh.sidecar.master;
 
 import io.sessionmesh.wire.placement.HashRing;
 import io.sessionmesh.wire.placement.Placement;
-import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.InvalidationListener;
 
 import io.netty.channel.EventLoopGroup;
 
@@ -23,7 +23,7 @@ public final class MasterRouter implements AutoCloseable {
     private final List<Placement> placements;
 
     public MasterRouter(List<InetSocketAddress> masters, int vnodes, MasterPool.Options options, EventLoopGroup group,
-                        MasterConnection.PushHandler pushes) {
+                        InvalidationListener pushes) {
         List<MasterPool> p = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (InetSocketAddress a : masters) {

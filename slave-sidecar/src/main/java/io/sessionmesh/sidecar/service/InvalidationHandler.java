@@ -1,29 +1,23 @@
 package io.sessionmesh.sidecar.service;
 
-import io.sessionmesh.wire.client.MasterConnection;
-import io.sessionmesh.wire.protocol.Frame;
-import io.sessionmesh.wire.protocol.Invalidation;
-import io.sessionmesh.wire.protocol.Opcodes;
-import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.sessionmesh.wire.client.InvalidationListener;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.protocol.Invalidation;
 
 import java.time.Instant;
 
 /**
- * Acts on the masters' INVALIDATE pushes, on the control connection's event loop: drops the cached copies older
- * than the versions announced, then confirms to the master, which may then acknowledge the write. The drop is
- * complete (an atomic update of the entry) before the confirmation leaves.
+ * Acts on the masters' invalidations, on the control connection's event loop: drops the cached copies older than the
+ * versions announced, then confirms to the master, which may then acknowledge the write. The drop is complete (an
+ * atomic update of the entry) before the confirmation leaves.
  *
- * <p>A push that cannot be read is not confirmed; the control connection is closed instead, which ends the lease
- * epoch: nothing cached from that master is served again, so nothing it meant to invalidate can be.
+ * <p>A push that cannot be read is never confirmed: the connection closes instead ({@link MasterConnection} does that
+ * and tells {@link #onBadPush}), which ends the lease epoch, so nothing cached from that master is served again and
+ * nothing it meant to invalidate can be.
  */
-public final class InvalidationHandler implements MasterConnection.PushHandler {
-    private static final Logger log = LoggerFactory.getLogger(InvalidationHandler.class);
-
+public final class InvalidationHandler implements InvalidationListener {
     private final SectionCache cache;
     private final SidecarMetrics metrics;
 
@@ -33,25 +27,15 @@ public final class InvalidationHandler implements MasterConnection.PushHandler {
     }
 
     @Override
-    public void onPush(MasterConnection connection, Frame push) {
-        if (push.opcode() != Opcodes.INVALIDATE) {
-            log.warn("{} pushed {}, which this sidecar does not know; closing the connection", connection.peer(), push);
-            connection.close();
-            return;
-        }
-        Invalidation invalidation;
-        try {
-            invalidation = Invalidation.readFrom(push.body());
-        } catch (MalformedMessageException e) {
-            metrics.badInvalidations.increment();
-            log.error("{} pushed a bad invalidation ({}); closing the connection, which ends the lease", connection.peer(),
-                    e.getMessage());
-            connection.close();
-            return;
-        }
+    public void onInvalidation(MasterConnection connection, int pushId, Invalidation invalidation) {
         int dropped = cache.invalidate(invalidation.sessionId(), invalidation.sections(), invalidation.versions());
-        connection.confirmPush(push);
+        connection.confirmPush(pushId);
         metrics.invalidation(dropped, nowMicros() - invalidation.writeTimeMicros());
+    }
+
+    @Override
+    public void onBadPush(MasterConnection connection, String problem) {
+        metrics.badInvalidations.increment();
     }
 
     private static long nowMicros() {

@@ -2,7 +2,8 @@ package io.sessionmesh.sidecar.service;
 
 import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.wire.client.MasterConnection;
-import io.sessionmesh.wire.protocol.FrameBodies;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
@@ -90,7 +91,7 @@ public final class SidecarService {
         MasterPool pool = router.pools().get(index);
         Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
         return timed(pool.call(c -> c.create(idle, router.placement(index))))
-                .thenApply(c -> new SessionCreated(c.id(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
+                .thenApply(c -> new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
     }
 
     /** A read's answer, and whether it is stale: served from the cache while no master could be asked. */
@@ -127,7 +128,7 @@ public final class SidecarService {
             metrics.sectionsFromCache.add(sections.size() - missing.size());
         }
         metrics.sectionsFromMaster.add(missing.size());
-        return timed(pool.call(c -> c.readEncoded(new ReadRequest(sessionId, missing))))
+        return timed(pool.call(c -> c.read(new ReadRequest(sessionId, missing))))
                 .handle((answer, error) -> {
                     if (error != null) {
                         ReadOutcome stale = staleRead(sessionId, sections, lease, error);
@@ -137,7 +138,7 @@ public final class SidecarService {
                         throw failed(sessionId, error);
                     }
                     EncodedReadResult result = answer.result();
-                    FrameBodies.SessionTimes t = answer.times();
+                    SessionTimes t = answer.times();
                     if (t != null) {
                         cache.fill(sessionId, lookup.generation(), state.epoch(), lease::epoch, result.sections(),
                                 t.idleTimeoutMillis(), t.lifetimeLeftMillis());
@@ -190,13 +191,13 @@ public final class SidecarService {
         Lease lease = pool.lease();
         int epoch = lease.epoch();
         cache.writeStarted(id, epoch);
-        return timed(pool.call(c -> c.writeWithTimes(request))).handle((answer, error) -> {
+        return timed(pool.call(c -> c.write(request))).handle((answer, error) -> {
             if (error != null) {
                 cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
                 throw failed(id, error);
             }
             WriteResult result = answer.result();
-            FrameBodies.SessionTimes t = answer.times();
+            SessionTimes t = answer.times();
             long[] versions = new long[request.deltas().size()];
             for (int i = 0; i < versions.length; i++) {
                 Long v = result.versions().get(request.deltas().get(i).section());
@@ -215,7 +216,7 @@ public final class SidecarService {
     public CompletableFuture<Void> touch(String sessionId) {
         metrics.request(Op.TOUCH);
         touched.remove(sessionId);
-        return timed(router.forSession(sessionId).call(c -> c.touchWithTimes(sessionId))).handle((t, error) -> {
+        return timed(router.forSession(sessionId).call(c -> c.touch(sessionId))).handle((t, error) -> {
             if (error != null) {
                 throw failed(sessionId, error);
             }
@@ -293,7 +294,7 @@ public final class SidecarService {
         for (int i = from; i < to; i++) {
             String id = ids.get(i);
             metrics.touchesForwarded.increment();
-            batch[i - from] = c.touchWithTimes(id, false).whenComplete((t, e) -> {
+            batch[i - from] = c.send(new MasterRequest.Touch(id), false).whenComplete((t, e) -> {
                 if (e != null) {
                     int status = status(e);
                     if (status == Status.NOT_FOUND) {

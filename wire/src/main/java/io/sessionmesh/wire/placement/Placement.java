@@ -37,6 +37,11 @@ public record Placement(List<String> names, int vnodes, int self) {
         if (names.isEmpty() || names.size() > MAX_MASTERS || self < 0 || self >= names.size() || vnodes < 1 || vnodes > 0xFFFF) {
             throw new IllegalArgumentException("placement of " + names.size() + " masters, self " + self + ", vnodes " + vnodes);
         }
+        for (String name : names) {
+            if (name.isEmpty() || name.length() > MAX_NAME_BYTES || !StandardCharsets.US_ASCII.newEncoder().canEncode(name)) {
+                throw new IllegalArgumentException("master name \"" + name + "\" is not 1.." + MAX_NAME_BYTES + " ASCII characters");
+            }
+        }
         if ((long) names.size() * vnodes > MAX_TOKENS) {
             throw new IllegalArgumentException("placement of " + names.size() + " masters x " + vnodes + " vnodes is above "
                     + MAX_TOKENS + " tokens");
@@ -50,6 +55,15 @@ public record Placement(List<String> names, int vnodes, int self) {
             indexes.add(i);
         }
         return new HashRing<>(indexes, names, vnodes);
+    }
+
+    /** Bytes of {@link #writeTo}. */
+    public int encodedSize() {
+        int n = 6;
+        for (String name : names) {
+            n += 1 + name.length();
+        }
+        return n;
     }
 
     public void writeTo(ByteBuf out) {

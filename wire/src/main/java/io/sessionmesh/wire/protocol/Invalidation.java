@@ -1,10 +1,12 @@
 package io.sessionmesh.wire.protocol;
 
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -49,27 +51,83 @@ public record Invalidation(String sessionId, long writeTimeMicros, List<String> 
     public int encodedSize() {
         int n = 1 + sessionId.length() + 8 + 2;
         for (String s : sections) {
-            n += 1 + s.getBytes(StandardCharsets.UTF_8).length + 8;
+            n += 1 + ByteBufUtil.utf8Bytes(s) + 8;
         }
         return n;
     }
 
-    /** Appends a whole INVALIDATE push frame, with push id {@code pushId}. */
-    public ByteBuf appendFrame(ByteBuf out, int pushId) {
-        byte[] id = sessionId.getBytes(StandardCharsets.US_ASCII);
-        byte[][] names = new byte[sections.size()][];
-        int size = 1 + id.length + 8 + 2;
-        for (int i = 0; i < names.length; i++) {
-            names[i] = sections.get(i).getBytes(StandardCharsets.UTF_8);
-            size += 1 + names[i].length + 8;
+    /** Writes the body ({@link #encodedSize()} bytes). */
+    public void writeTo(ByteBuf out) {
+        out.writeByte(sessionId.length()).writeCharSequence(sessionId, StandardCharsets.US_ASCII);
+        out.writeLong(writeTimeMicros).writeShort(sections.size());
+        for (int i = 0; i < versions.length; i++) {
+            String name = sections.get(i);
+            int at = out.writerIndex();
+            out.writeByte(0);
+            int length = out.writeCharSequence(name, StandardCharsets.UTF_8);
+            out.setByte(at, length);
+            out.writeLong(versions[i]);
         }
-        out.ensureWritable(FrameHeader.BYTES + size);
-        FrameHeader.write(out, Opcodes.INVALIDATE, FrameHeader.FLAG_PUSH, Status.OK, pushId, size);
-        out.writeByte(id.length).writeBytes(id).writeLong(writeTimeMicros).writeShort(names.length);
-        for (int i = 0; i < names.length; i++) {
-            out.writeByte(names[i].length).writeBytes(names[i]).writeLong(versions[i]);
+    }
+
+    /** This invalidation as a push frame with push id {@code pushId}. */
+    public Push asPush(int pushId) {
+        return new Push(pushId, this);
+    }
+
+    /** An INVALIDATE push frame: flag PUSH, a push id of the master's own in the request id field. */
+    public record Push(int requestId, Invalidation invalidation) implements OutboundFrame {
+        @Override
+        public int opcode() {
+            return Opcodes.INVALIDATE;
         }
-        return out;
+
+        @Override
+        public int flags() {
+            return FrameHeader.FLAG_PUSH;
+        }
+
+        @Override
+        public int status() {
+            return Status.OK;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return invalidation.encodedSize();
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            invalidation.writeTo(out);
+        }
+    }
+
+    /** A holder's confirmation of push {@code requestId}: flag RESPONSE, the push's id, no body. */
+    public record Confirmation(int requestId) implements OutboundFrame {
+        @Override
+        public int opcode() {
+            return Opcodes.INVALIDATE;
+        }
+
+        @Override
+        public int flags() {
+            return FrameHeader.FLAG_RESPONSE;
+        }
+
+        @Override
+        public int status() {
+            return Status.OK;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return 0;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+        }
     }
 
     /**

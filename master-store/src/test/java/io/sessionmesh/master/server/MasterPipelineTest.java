@@ -1,7 +1,8 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.master.coherence.HolderRegistry;
-import io.sessionmesh.wire.protocol.FrameDecoder;
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
@@ -18,6 +19,8 @@ import io.sessionmesh.wire.transport.WriteResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -31,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The request handler through an EmbeddedChannel with the real frame decoder and store. */
-class MasterRequestHandlerTest {
+/** The master's whole pipeline (MasterServerInitializer) in an EmbeddedChannel, with the real store: bytes in, bytes out. */
+class MasterPipelineTest {
     private final BinaryTransportCodec codec = new BinaryTransportCodec();
     private final SessionStore store = new SessionStore(StoreLimits.builder().maxAttributeBytes(1000).maxSectionBytes(4000)
             .maxSessionBytes(8000).build(), Ticker.SYSTEM);
@@ -40,8 +43,10 @@ class MasterRequestHandlerTest {
     private final HolderRegistry holders = new HolderRegistry(2000, Executors.newSingleThreadScheduledExecutor());
 
     private EmbeddedChannel channel(int maxInFlight) {
-        return new EmbeddedChannel(new FrameDecoder(1 << 16),
-                new MasterRequestHandler(store, codec, counters, () -> "{}".getBytes(), maxInFlight, 1 << 20, holders));
+        MasterConfig config = MasterConfig.of(Map.of("max-in-flight", String.valueOf(maxInFlight), "max-frame", "64k",
+                "max-session", "32k", "max-attribute", "1000", "max-section", "4000"));
+        return new EmbeddedChannel(new MasterServerInitializer(config, store, counters, () -> "{}".getBytes(),
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), holders));
     }
 
     static ByteBuf request(int opcode, int id, byte[] body) {
@@ -143,6 +148,7 @@ class MasterRequestHandlerTest {
         assertTrue(ch.isActive());
     }
 
+    /** The master's transport limits follow its store's (MasterConfig.transportLimits): the frame is refused as it is decoded. */
     @Test
     void oversizedAttribute_isTooLarge_andNothingApplied() {
         EmbeddedChannel ch = channel(100);
@@ -151,8 +157,11 @@ class MasterRequestHandlerTest {
                 new SectionDelta("s", Map.of("ok", new byte[10], "big", new byte[1001]), List.of()))))));
         Answer a = next(ch);
         assertEquals(Status.TOO_LARGE, a.status());
-        assertTrue(a.text().contains("\"big\""), a.text());
+        assertTrue(a.text().startsWith("WRITE: ") && a.text().contains("1001 is above the limit of 1000"), a.text());
         assertEquals(0, store.read(new ReadRequest(id, List.of("s"))).sections().get(0).version());
+        ch.writeInbound(request(Opcodes.WRITE, 2, codec.encode(new WriteRequest(id, List.of(
+                new SectionDelta("s", Map.of("ok", new byte[10]), List.of()))))));
+        assertEquals(Status.OK, next(ch).status(), "the connection goes on");
     }
 
     @Test
@@ -188,7 +197,7 @@ class MasterRequestHandlerTest {
         assertEquals(3, refused.requestId());
         assertEquals(Status.UNAVAILABLE, next(ch).status());
         assertTrue(ch.config().isAutoRead());
-        assertEquals(2, counters.inFlightRefused.sum());
+        assertEquals(2, counters.inFlightRefused());
     }
 
     /** The bytes of PROTOCOL.md 3.6, the TOUCH of an unknown id. */

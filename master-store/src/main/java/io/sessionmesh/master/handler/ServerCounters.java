@@ -1,13 +1,13 @@
-package io.sessionmesh.master.server;
+package io.sessionmesh.master.handler;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The server's own figures (the store keeps its own), and its draining flag, shared by all connections. */
-final class ServerCounters {
+public final class ServerCounters {
     /** Set at shutdown: from then on no connection starts reading again. */
-    volatile boolean draining;
+    private volatile boolean draining;
     final AtomicInteger connections = new AtomicInteger();
     final LongAdder connectionsAccepted = new LongAdder();
     final LongAdder connectionsRefused = new LongAdder();
@@ -19,7 +19,21 @@ final class ServerCounters {
     final LongAdder slowConsumerClosed = new LongAdder();
     final LongAdder internalErrors = new LongAdder();
 
-    void putInto(Map<String, Long> stats) {
+    /** No connection starts reading again from now on (shutdown). */
+    public void startDraining() {
+        draining = true;
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    /** Requests answered UNAVAILABLE because their connection had too many in flight. */
+    public long inFlightRefused() {
+        return inFlightRefused.sum();
+    }
+
+    public void putInto(Map<String, Long> stats) {
         stats.put("connections", (long) connections.get());
         stats.put("connections_accepted", connectionsAccepted.sum());
         stats.put("connections_refused", connectionsRefused.sum());

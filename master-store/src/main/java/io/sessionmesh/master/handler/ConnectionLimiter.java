@@ -1,6 +1,6 @@
-package io.sessionmesh.master.server;
+package io.sessionmesh.master.handler;
 
-import io.sessionmesh.wire.protocol.FrameBodies;
+import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelFutureListener;
@@ -13,11 +13,11 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * UNAVAILABLE frame (request id 0) that says why, and is closed. Shared by every channel.
  */
 @ChannelHandler.Sharable
-final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
+public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final int maxConnections;
     private final ServerCounters counters;
 
-    ConnectionLimiter(int maxConnections, ServerCounters counters) {
+    public ConnectionLimiter(int maxConnections, ServerCounters counters) {
         this.maxConnections = maxConnections;
         this.counters = counters;
     }
@@ -27,8 +27,9 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         if (counters.connections.incrementAndGet() > maxConnections) {
             counters.connectionsRefused.increment();
             ctx.channel().config().setAutoRead(false);
-            ctx.writeAndFlush(FrameBodies.error(ctx.alloc(), 0, 0, Status.UNAVAILABLE, "the master accepts at most "
-                    + maxConnections + " connections; try another or later")).addListener(ChannelFutureListener.CLOSE);
+            MasterAnswer.Error refusal = new MasterAnswer.Error(0, 0, Status.UNAVAILABLE, "the master accepts at most "
+                    + maxConnections + " connections; try another or later");
+            ctx.writeAndFlush(refusal.toFrame(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
             return;
         }
         counters.connectionsAccepted.increment();

@@ -1,0 +1,55 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.Holder;
+import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.coherence.PushTable;
+
+/**
+ * Which cache one connection belongs to, as its REGISTER made it (PROTOCOL.md 3.7): the holder (null: an anonymous
+ * client, which caches nothing), the invalidator of its writes, and its push table when this is the holder's control
+ * connection. Set by {@link RegistrationHandler}; read by {@link DataHandler} (whose reads make the holder hold what it
+ * reads) and {@link PushHandler} (confirmations). Lives on the connection's event loop.
+ */
+public final class ConnectionRegistration {
+    private Holder holder;
+    private Invalidator invalidator;
+    private PushTable pushes;
+
+    public ConnectionRegistration(HolderRegistry holders) {
+        this.invalidator = holders.invalidatorFor(null);
+    }
+
+    /** The cache's holder, or null for an anonymous client. */
+    Holder holder() {
+        return holder;
+    }
+
+    /** The holder's bit in the sessions' holder masks; 0 for an anonymous client. */
+    long holderBit() {
+        return holder == null ? 0 : holder.bit();
+    }
+
+    Invalidator invalidator() {
+        return invalidator;
+    }
+
+    /** The push table when this is a control connection, else null. */
+    PushTable pushes() {
+        return pushes;
+    }
+
+    void registered(Holder holder, Invalidator invalidator) {
+        this.holder = holder;
+        this.invalidator = invalidator;
+    }
+
+    void control(PushTable pushes) {
+        this.pushes = pushes;
+    }
+
+    /** Whether this connection is its holder's current control connection: only its answers grant the lease. */
+    boolean isCurrentControl() {
+        return pushes != null && holder.isControl(pushes);
+    }
+}

@@ -1,0 +1,150 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.placement.Placements;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.wire.placement.HashRing;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.SessionTimes;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Predicate;
+
+/**
+ * The data operations, on the connection's event loop (a store operation takes a fraction of a microsecond; there
+ * is nothing to gain from another thread): READ, WRITE, TOUCH, CREATE, DELETE, the schema registry and STATS, each
+ * answered with {@code ctx.write} in the order requests arrive (the encoder batches and flushes them). A write or delete
+ * that other caches must hear of first is answered with a {@link FencedAnswer}. The last handler of the pipeline: it
+ * also answers what earlier handlers {@link Rejected}, and closes a connection whose stream broke.
+ */
+public final class DataHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(DataHandler.class);
+
+    /** Where the STATS answer comes from. */
+    @FunctionalInterface
+    public interface StatsSource {
+        byte[] statsJson();
+    }
+
+    private final SessionStore store;
+    private final ConnectionRegistration registration;
+    private final ServerCounters counters;
+    private final StatsSource stats;
+
+    public DataHandler(SessionStore store, ConnectionRegistration registration, ServerCounters counters, StatsSource stats) {
+        this.store = store;
+        this.registration = registration;
+        this.counters = counters;
+        this.stats = stats;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof Rejected rejected) {
+            reject(ctx, rejected);
+            return;
+        }
+        Received received = (Received) msg;
+        int id = received.requestId();
+        int op = received.request().opcode();
+        Object answer;
+        try {
+            answer = answer(id, received.request());
+        } catch (StoreException e) {
+            counters.errors.increment();
+            answer = new MasterAnswer.Error(op, id, e.status(), e.getMessage());
+        } catch (RuntimeException e) {
+            counters.internalErrors.increment();
+            log.error("{} request failed on {}", Opcodes.name(op), ctx.channel(), e);
+            answer = new MasterAnswer.Error(op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
+        }
+        ctx.write(answer, ctx.voidPromise());
+    }
+
+    /** The answer to one request: a {@link MasterAnswer}, or a {@link FencedAnswer} that waits for invalidations. */
+    private Object answer(int id, MasterRequest<?> request) {
+        if (request instanceof MasterRequest.Read r) {
+            EncodedReadResult result = store.read(r.message(), registration.holderBit());
+            return new MasterAnswer.Read(id, result, times(result.sessionId()));
+        }
+        if (request instanceof MasterRequest.Write w) {
+            SessionStore.Written written = store.write(w.message(), registration.holderBit(), registration.invalidator());
+            return fenced(new MasterAnswer.Write(id, written.result(), times(w.message().sessionId())), written.fence());
+        }
+        if (request instanceof MasterRequest.Touch t) {
+            store.touch(t.sessionId());
+            return new MasterAnswer.Touched(id, times(t.sessionId()));
+        }
+        if (request instanceof MasterRequest.Create c) {
+            SessionStore.CreatedSession created = store.create(c.idleTimeout(), idsOf(c));
+            return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+        }
+        if (request instanceof MasterRequest.Delete d) {
+            return fenced(MasterAnswer.Bytes.empty(Opcodes.DELETE, id),
+                    store.delete(d.sessionId(), registration.holderBit(), registration.invalidator()));
+        }
+        if (request instanceof MasterRequest.PublishSchema p) {
+            store.schemas().publish(p.uid(), p.schema());
+            return MasterAnswer.Bytes.empty(Opcodes.SCHEMA_PUBLISH, id);
+        }
+        if (request instanceof MasterRequest.FetchSchema f) {
+            byte[] schema = store.schemas().fetch(f.uid());
+            if (schema == null) {
+                throw new StoreException(Status.NOT_FOUND, "no schema " + Long.toHexString(f.uid()));
+            }
+            return new MasterAnswer.Bytes(Opcodes.SCHEMA_FETCH, id, schema);
+        }
+        if (request instanceof MasterRequest.Stats) {
+            return new MasterAnswer.Bytes(Opcodes.STATS, id, stats.statsJson());
+        }
+        // REGISTER and PING are the registration handler's; a prepared request never reaches a master decoded.
+        return new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
+                Opcodes.name(request.opcode()) + " is not a data operation of this master");
+    }
+
+    private static Object fenced(MasterAnswer answer, Fence fence) {
+        return fence == null || fence.isDone() ? answer : new FencedAnswer(answer, fence);
+    }
+
+    /** Which ids a CREATE may take: any, or those whose place on the sender's ring of masters is this master's. */
+    private static Predicate<String> idsOf(MasterRequest.Create create) {
+        if (create.placement() == null) {
+            return candidate -> true;
+        }
+        HashRing<Integer> ring = Placements.ring(create.placement());
+        int self = create.placement().self();
+        return candidate -> ring.indexFor(candidate) == self;
+    }
+
+    /** The session's times for an answer (PROTOCOL.md 3.2); zeros when it is already gone. */
+    private SessionTimes times(String sessionId) {
+        SessionStore.SessionTimes t = store.times(sessionId);
+        return t == null ? SessionTimes.NONE : new SessionTimes(t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+    }
+
+    private void reject(ChannelHandlerContext ctx, Rejected rejected) {
+        if (!rejected.fatal()) {
+            ctx.write(rejected.answer(), ctx.voidPromise());
+            return;
+        }
+        log.debug("closing {}: {}", ctx.channel().remoteAddress(), rejected.answer().message());
+        ctx.channel().config().setAutoRead(false);
+        ctx.writeAndFlush(rejected.answer()).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("closing {} after {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,113 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.wire.protocol.FrameEncoder;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.OutboundFrame;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPromise;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Flow control of one connection; nothing here affects other connections. An answer counts as in flight from when
+ * it is made (written by a handler, fenced or not) until it is on the socket ({@link FrameEncoder} tells, through
+ * {@link FrameEncoder.Listener}).
+ *
+ * <ul>
+ *   <li>At {@code maxInFlight} the connection stops reading (TCP pushes back on the client) and reads again once half
+ *   are out; a request already read past the limit is answered UNAVAILABLE at once.</li>
+ *   <li>When the socket will not take more (the client does not read), reading stops too, until it is writable.</li>
+ *   <li>Answers queued beyond {@code maxOutboundBytes} (a client that sends and never reads) close the connection.</li>
+ *   <li>Once the server drains for shutdown, no connection starts reading again.</li>
+ * </ul>
+ */
+public final class FlowControlHandler extends ChannelDuplexHandler implements FrameEncoder.Listener {
+    private static final Logger log = LoggerFactory.getLogger(FlowControlHandler.class);
+
+    private final int maxInFlight;
+    private final long maxOutboundBytes;
+    private final ServerCounters counters;
+    private ChannelHandlerContext ctx;
+    /** Answers made and not yet on the socket. */
+    private int inFlight;
+
+    public FlowControlHandler(int maxInFlight, long maxOutboundBytes, ServerCounters counters) {
+        this.maxInFlight = maxInFlight;
+        this.maxOutboundBytes = maxOutboundBytes;
+        this.counters = counters;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof Received r && inFlight >= maxInFlight) {
+            counters.inFlightRefused.increment();
+            made();
+            ctx.write(new MasterAnswer.Error(r.request().opcode(), r.requestId(), Status.UNAVAILABLE, "more than "
+                    + maxInFlight + " requests in flight on this connection; wait for answers"), ctx.voidPromise());
+            return;
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof FencedAnswer || msg instanceof OutboundFrame f && f.isAnswer()) {
+            made();
+        }
+        ctx.write(msg, promise);
+    }
+
+    private void made() {
+        if (++inFlight >= maxInFlight && ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Answers are on the socket (or their write failed): they leave flight. On the event loop. */
+    @Override
+    public void answersWritten(int answers) {
+        inFlight -= answers;
+        if (inFlight <= maxInFlight / 2 && ctx.channel().isActive() && ctx.channel().isWritable()
+                && !ctx.channel().config().isAutoRead() && !counters.draining()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** After the encoder wrote and flushed this read's answers: a client that does not read them is cut off. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        if (outbound != null && outbound.totalPendingWriteBytes() > maxOutboundBytes) {
+            counters.slowConsumerClosed.increment();
+            log.warn("closing {}: {} bytes of answers queued and not read (limit {})", ctx.channel().remoteAddress(),
+                    outbound.totalPendingWriteBytes(), maxOutboundBytes);
+            ctx.close();
+            return;
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        boolean writable = ctx.channel().isWritable();
+        if (!writable) {
+            ctx.flush();
+        }
+        ctx.channel().config().setAutoRead(writable && inFlight < maxInFlight && !counters.draining());
+        super.channelWritabilityChanged(ctx);
+    }
+
+    /** Answers made and not yet on the socket (for tests). */
+    int inFlight() {
+        return inFlight;
+    }
+}

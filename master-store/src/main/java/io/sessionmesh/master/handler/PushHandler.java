@@ -1,0 +1,84 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.CoherenceCounters;
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.coherence.PushTable;
+import io.sessionmesh.wire.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Pushes and fences of one connection (PROTOCOL.md 3.7). Out: the invalidations its {@link PushTable} sends when this
+ * is a control connection, written after the answers made before them and flushed, so that a push and the lease
+ * grants around it leave in one order; and {@link FencedAnswer}s, held back until their fence is done (every other
+ * holder confirmed or lost its lease) and then written on this connection's loop. In: a holder's confirmation of a
+ * push, which releases that push's fences; on a connection that is not a control connection it is answered
+ * BAD_REQUEST.
+ */
+public final class PushHandler extends ChannelDuplexHandler implements PushTable.Sink {
+    private final ConnectionRegistration registration;
+    private final CoherenceCounters counters;
+    private ChannelHandlerContext ctx;
+
+    public PushHandler(ConnectionRegistration registration, CoherenceCounters counters) {
+        this.registration = registration;
+        this.counters = counters;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Invalidation.Confirmation confirmation)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        PushTable pushes = registration.pushes();
+        if (pushes != null) {
+            pushes.confirmed(confirmation.requestId()); // a holder confirms an invalidation: no answer
+        } else {
+            ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(Opcodes.INVALIDATE, confirmation.requestId(),
+                    Status.BAD_REQUEST, "INVALIDATE: a client sent an answer frame (flags 0x1) confirming an invalidation on "
+                    + "a connection that is not its control connection"), false));
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof FencedAnswer fenced)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        Fence fence = fenced.fence();
+        if (fence.isDone()) {
+            ctx.write(fenced.answer(), promise);
+            return;
+        }
+        fence.whenDone(() -> {
+            try {
+                ctx.executor().execute(() -> {
+                    counters.fenceDone(fence.elapsedNanos());
+                    ctx.writeAndFlush(fenced.answer(), promise);
+                });
+            } catch (RejectedExecutionException e) {
+                // The loop is shutting down: the answer goes with the connection.
+            }
+        });
+    }
+
+    /** On the loop (the push table's). */
+    @Override
+    public void push(Invalidation.Push push) {
+        ctx.writeAndFlush(push, ctx.voidPromise());
+    }
+}

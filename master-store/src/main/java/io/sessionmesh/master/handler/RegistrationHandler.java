@@ -1,0 +1,85 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.Holder;
+import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.master.coherence.PushTable;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * Registration and leases (PROTOCOL.md 3.7): REGISTER makes this connection a cache's (its reads then make the cache a
+ * holder of what it read, its writes do not invalidate itself); on the cache's control connection it also sets up the
+ * pushes, and the answer to it, as every PING answer there, grants the cache's lease for the registry's lease length
+ * from now. PINGs on other connections only echo. Everything else passes on to {@link DataHandler}.
+ */
+public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
+    private final HolderRegistry holders;
+    private final ConnectionRegistration registration;
+    private final PushHandler pushHandler;
+
+    public RegistrationHandler(HolderRegistry holders, ConnectionRegistration registration, PushHandler pushHandler) {
+        this.holders = holders;
+        this.registration = registration;
+        this.pushHandler = pushHandler;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof Received r && r.request() instanceof MasterRequest.Register register) {
+            ctx.write(register(ctx, r.requestId(), register), ctx.voidPromise());
+        } else if (msg instanceof Received r && r.request() instanceof MasterRequest.Ping ping) {
+            if (registration.isCurrentControl()) {
+                registration.holder().granted(System.nanoTime() + holders.leaseNanos());
+            }
+            ctx.write(new MasterAnswer.Bytes(Opcodes.PING, r.requestId(), ping.payload()), ctx.voidPromise());
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private MasterAnswer register(ChannelHandlerContext ctx, int id, MasterRequest.Register request) {
+        Holder holder = registration.holder();
+        if (holder != null && !holder.id().equals(request.holder())) {
+            return refused(id, "this connection is already registered as another holder");
+        }
+        if (holder == null) {
+            holder = holders.connect(request.holder());
+            registration.registered(holder, holders.invalidatorFor(holder));
+        }
+        if (request.control()) {
+            if (registration.pushes() != null) {
+                return refused(id, "this connection is already a control connection");
+            }
+            PushTable table = new PushTable(holder, pushHandler, ctx.channel().eventLoop(), holders.counters());
+            if (!holder.takeControl(table, request.sequence())) {
+                return refused(id, "control sequence " + request.sequence() + " is superseded: a newer control connection of "
+                        + holder + " registered");
+            }
+            registration.control(table);
+        }
+        if (registration.isCurrentControl()) {
+            holder.granted(System.nanoTime() + holders.leaseNanos());
+        }
+        return new MasterAnswer.Registered(id, holders.leaseMillis(), holder.slot());
+    }
+
+    private static MasterAnswer refused(int id, String why) {
+        return new MasterAnswer.Error(Opcodes.REGISTER, id, Status.BAD_REQUEST, "REGISTER: " + why);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (registration.pushes() != null) {
+            registration.pushes().closed();
+        }
+        if (registration.holder() != null) {
+            holders.disconnect(registration.holder());
+        }
+        super.channelInactive(ctx);
+    }
+}

@@ -1,0 +1,107 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** REGISTER and PING: who a connection belongs to, control connections, and lease grants. */
+class RegistrationHandlerTest {
+    static final long LEASE_MS = 2000;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final HolderRegistry holders = new HolderRegistry(LEASE_MS, timer);
+    private final ConnectionRegistration registration = new ConnectionRegistration(holders);
+    private final EmbeddedChannel ch = new EmbeddedChannel(new RegistrationHandler(holders, registration,
+            new PushHandler(registration, holders.counters())));
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    private MasterAnswer call(int id, MasterRequest<?> request) {
+        ch.writeInbound(new Received(id, request));
+        ch.flushOutbound(); // answers are written, not flushed: the encoder flushes at the end of each read
+        return ch.readOutbound();
+    }
+
+    @Test
+    void controlRegister_answersTheLeaseAndSlot_andGrantsTheLease() {
+        UUID id = UUID.randomUUID();
+        long before = System.nanoTime();
+        MasterAnswer.Registered r = (MasterAnswer.Registered) call(1, new MasterRequest.Register(id, true, 1));
+        assertEquals(1, r.requestId());
+        assertEquals(LEASE_MS, r.leaseMillis());
+        assertEquals(registration.holder().slot(), r.slot());
+        assertNotNull(registration.pushes(), "a control connection gets a push table");
+        long granted = registration.holder().grantedUntil() - before;
+        assertTrue(granted >= TimeUnit.MILLISECONDS.toNanos(LEASE_MS), "granted " + granted + " ns");
+    }
+
+    @Test
+    void pingOnTheControlConnection_renewsTheLease_andEchoes() throws Exception {
+        call(1, new MasterRequest.Register(UUID.randomUUID(), true, 1));
+        long first = registration.holder().grantedUntil();
+        Thread.sleep(5);
+        MasterAnswer.Bytes pong = (MasterAnswer.Bytes) call(2, new MasterRequest.Ping(new byte[] {7, 8}));
+        assertArrayEquals(new byte[] {7, 8}, pong.body());
+        assertTrue(registration.holder().grantedUntil() > first, "the ping's answer extends the lease");
+    }
+
+    @Test
+    void pingOnAnotherConnection_onlyEchoes() {
+        call(1, new MasterRequest.Register(UUID.randomUUID(), false, 0));
+        long granted = registration.holder().grantedUntil();
+        assertInstanceOf(MasterAnswer.Bytes.class, call(2, new MasterRequest.Ping(new byte[0])));
+        assertEquals(granted, registration.holder().grantedUntil());
+        assertNull(registration.pushes());
+    }
+
+    @Test
+    void registerErrors_nameTheProblem() {
+        UUID id = UUID.randomUUID();
+        call(1, new MasterRequest.Register(id, true, 5));
+        MasterAnswer.Error other = (MasterAnswer.Error) call(2, new MasterRequest.Register(UUID.randomUUID(), false, 0));
+        assertEquals(Status.BAD_REQUEST, other.status());
+        assertEquals("REGISTER: this connection is already registered as another holder", other.message());
+        MasterAnswer.Error again = (MasterAnswer.Error) call(3, new MasterRequest.Register(id, true, 6));
+        assertEquals("REGISTER: this connection is already a control connection", again.message());
+
+        ConnectionRegistration late = new ConnectionRegistration(holders);
+        EmbeddedChannel lateChannel = new EmbeddedChannel(new RegistrationHandler(holders, late,
+                new PushHandler(late, holders.counters())));
+        lateChannel.writeInbound(new Received(1, new MasterRequest.Register(id, true, 4)));
+        lateChannel.flushOutbound();
+        MasterAnswer.Error superseded = lateChannel.readOutbound();
+        assertTrue(superseded.message().contains("control sequence 4 is superseded"), superseded.message());
+    }
+
+    @Test
+    void otherRequestsPassOn_andClosingDisconnectsTheHolder() {
+        call(1, new MasterRequest.Register(UUID.randomUUID(), true, 1));
+        ch.writeInbound(new Received(2, new MasterRequest.Stats()));
+        assertInstanceOf(Received.class, ch.readInbound());
+        var holder = registration.holder();
+        assertEquals(1, holder.connections());
+        assertTrue(holder.isControl(registration.pushes()));
+        ch.close();
+        assertEquals(0, holder.connections());
+        assertTrue(!holder.isControl(registration.pushes()), "its control connection is gone");
+    }
+}

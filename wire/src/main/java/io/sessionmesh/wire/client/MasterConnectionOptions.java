@@ -1,0 +1,130 @@
+package io.sessionmesh.wire.client;
+
+import io.sessionmesh.wire.transport.TransportLimits;
+
+import java.time.Duration;
+
+/**
+ * How a {@link MasterConnection} behaves. Immutable; {@link #builder()} starts from the defaults, {@link Builder#build()}
+ * checks the values and names a bad one.
+ *
+ * <table>
+ *   <caption>Options and defaults</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>connectTimeout</td><td>2 s</td><td>the TCP connect; past it, connect fails with UNAVAILABLE</td></tr>
+ *   <tr><td>requestTimeout</td><td>5 s</td><td>from a request's send to its answer; past it, that request fails with
+ *       TIMEOUT (swept every {@value RequestTable#SWEEP_MILLIS} ms)</td></tr>
+ *   <tr><td>maxInFlight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests waiting for their answers on the
+ *       connection; more fail at once with UNAVAILABLE</td></tr>
+ *   <tr><td>limits</td><td>{@link TransportLimits#DEFAULT}</td><td>the largest answer frame read, and the transport
+ *       codec's limits</td></tr>
+ *   <tr><td>traffic</td><td>none</td><td>counts the bytes of every connection made with these options</td></tr>
+ * </table>
+ */
+public final class MasterConnectionOptions {
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    public static final int DEFAULT_MAX_IN_FLIGHT = 4096;
+    /** The defaults above. */
+    public static final MasterConnectionOptions DEFAULT = builder().build();
+
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final int maxInFlight;
+    private final TransportLimits limits;
+    private final LinkTraffic traffic;
+
+    private MasterConnectionOptions(Builder b) {
+        connectTimeout = b.connectTimeout;
+        requestTimeout = b.requestTimeout;
+        maxInFlight = b.maxInFlight;
+        limits = b.limits;
+        traffic = b.traffic;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
+    public TransportLimits limits() {
+        return limits;
+    }
+
+    /** The byte counter of these connections, or null. */
+    public LinkTraffic traffic() {
+        return traffic;
+    }
+
+    @Override
+    public String toString() {
+        return "MasterConnectionOptions[connectTimeout=" + connectTimeout.toMillis() + "ms, requestTimeout="
+                + requestTimeout.toMillis() + "ms, maxInFlight=" + maxInFlight + "]";
+    }
+
+    /** Builds {@link MasterConnectionOptions}; starts from the defaults. */
+    public static final class Builder {
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private TransportLimits limits = TransportLimits.DEFAULT;
+        private LinkTraffic traffic;
+
+        private Builder() {
+        }
+
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = timeout;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        public Builder maxInFlight(int max) {
+            this.maxInFlight = max;
+            return this;
+        }
+
+        public Builder limits(TransportLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        /** Counts the bytes of every connection made with these options (null: not counted). */
+        public Builder traffic(LinkTraffic traffic) {
+            this.traffic = traffic;
+            return this;
+        }
+
+        /** The options; IllegalArgumentException naming a value out of range. */
+        public MasterConnectionOptions build() {
+            if (connectTimeout == null || connectTimeout.toMillis() < 1 || connectTimeout.toMillis() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("connectTimeout " + connectTimeout + " is outside 1 ms..24 days");
+            }
+            if (requestTimeout == null || requestTimeout.toMillis() < 1) {
+                throw new IllegalArgumentException("requestTimeout " + requestTimeout + " is under 1 ms");
+            }
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("maxInFlight " + maxInFlight + " is under 1");
+            }
+            if (limits == null) {
+                throw new IllegalArgumentException("limits are null");
+            }
+            return new MasterConnectionOptions(this);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package io.sessionmesh.wire.client;
+
+import io.sessionmesh.wire.protocol.Frame;
+import io.sessionmesh.wire.protocol.InvalidFrame;
+import io.sessionmesh.wire.protocol.Invalidation;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.OutboundFrame;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.concurrent.AbstractScheduledEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.concurrent.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The requests of one {@link MasterConnection} waiting for their answers; lives on the channel's event loop, so its
+ * tables need no lock. It assigns each request its id as it goes out, matches answers by id (in whatever order they
+ * come), decodes them with their request's type, and hands pushes to the {@link InvalidationListener}.
+ *
+ * <p>Bounds: at most {@code maxInFlight} requests wait (more fail at once with UNAVAILABLE). Timeouts: every request
+ * of a connection has the same timeout, so deadlines come in the order requests are sent; a sweep every
+ * {@value #SWEEP_MILLIS} ms fails the overdue ones at the head of that queue with TIMEOUT. No timer per request. When
+ * the connection closes, every waiting request fails with UNAVAILABLE.
+ */
+final class RequestTable extends ChannelDuplexHandler {
+    /** How often overdue requests are failed. */
+    static final long SWEEP_MILLIS = 50;
+
+    private static final Logger log = LoggerFactory.getLogger(RequestTable.class);
+
+    private final String peer;
+    private final MasterConnectionOptions options;
+    private final BinaryTransportCodec codec;
+    private final InvalidationListener pushes;
+    private final IntObjectHashMap<Pending<?>> waiting = new IntObjectHashMap<>();
+    private final ArrayDeque<Pending<?>> byDeadline = new ArrayDeque<>();
+    private volatile MasterConnection connection;
+    private ScheduledFuture<?> sweeper;
+    /** The event loop's clock (a test's EmbeddedChannel moves it by hand). */
+    private Ticker ticker = Ticker.systemTicker();
+    private int nextId = 1;
+
+    RequestTable(String peer, MasterConnectionOptions options, BinaryTransportCodec codec, InvalidationListener pushes) {
+        this.peer = peer;
+        this.options = options;
+        this.codec = codec;
+        this.pushes = pushes;
+    }
+
+    void attach(MasterConnection connection) {
+        this.connection = connection;
+    }
+
+    /** One request on its way out and then waiting for its answer; the frame the encoder writes. */
+    static final class Pending<A> implements OutboundFrame {
+        final MasterRequest<A> request;
+        final CompletableFuture<A> future = new CompletableFuture<>();
+        int id;
+        long deadline;
+
+        Pending(MasterRequest<A> request) {
+            this.request = request;
+        }
+
+        @Override
+        public int opcode() {
+            return request.opcode();
+        }
+
+        @Override
+        public int flags() {
+            return 0;
+        }
+
+        @Override
+        public int status() {
+            return Status.OK;
+        }
+
+        @Override
+        public int requestId() {
+            return id;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return request.bodySize(codec);
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            request.writeBody(out, codec);
+        }
+
+        void answer(Frame frame, String peer, BinaryTransportCodec codec) {
+            String op = Opcodes.name(request.opcode());
+            if (frame.status() != Status.OK) {
+                future.completeExceptionally(new MasterException(frame.status(), op + " on " + peer + ": "
+                        + Status.name(frame.status()) + ": " + MasterAnswer.Error.readMessage(frame)));
+                return;
+            }
+            try {
+                future.complete(request.decodeAnswer(frame, codec));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(new MasterException(Status.INTERNAL, "bad " + op + " answer from " + peer + ": "
+                        + e.getMessage(), e));
+            }
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (ctx.executor() instanceof AbstractScheduledEventExecutor loop) {
+            ticker = loop.ticker();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        sweeper = ctx.executor().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        super.channelActive(ctx);
+    }
+
+    private void sweep() {
+        long now = ticker.nanoTime();
+        for (Pending<?> p; (p = byDeadline.peek()) != null; ) {
+            if (p.future.isDone()) {
+                byDeadline.poll();
+            } else if (now - p.deadline >= 0) {
+                byDeadline.poll();
+                waiting.remove(p.id);
+                p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode()) + " on " + peer
+                        + ": no answer in " + options.requestTimeout().toMillis() + " ms (" + waiting.size()
+                        + " other requests waiting)"));
+            } else {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof Pending<?> p)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        if (!ctx.channel().isActive()) {
+            p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " is closed"));
+            promise.trySuccess();
+            return;
+        }
+        if (waiting.size() >= options.maxInFlight()) {
+            p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
+                    + " requests already wait for answers from " + peer));
+            promise.trySuccess();
+            return;
+        }
+        p.id = nextId++;
+        if (nextId == 0) {
+            nextId = 1;
+        }
+        p.deadline = ticker.nanoTime() + options.requestTimeout().toNanos();
+        waiting.put(p.id, p);
+        byDeadline.add(p);
+        ctx.write(p, promise);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof InvalidFrame invalid) {
+            if (invalid.fatal() || invalid.requestId() == 0) {
+                failAll(new MasterException(Status.UNAVAILABLE, "bad frame from " + peer + ": " + invalid.message()));
+                ctx.close();
+            } else {
+                // An answer too large for us: that request fails alone; its body is skipped, the stream goes on.
+                Pending<?> p = waiting.remove(invalid.requestId());
+                if (p != null) {
+                    p.future.completeExceptionally(new MasterException(invalid.status(), Opcodes.name(p.opcode()) + " on "
+                            + peer + ": the answer " + invalid.message()));
+                }
+            }
+            return;
+        }
+        Frame frame = (Frame) msg;
+        try {
+            if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
+                push(ctx, frame);
+            } else if (frame.requestId() == 0 && frame.status() != Status.OK) {
+                // The master refused the connection (e.g. too many connections): it will close it.
+                failAll(new MasterException(frame.status(), peer + ": " + MasterAnswer.Error.readMessage(frame)));
+            } else {
+                Pending<?> p = waiting.remove(frame.requestId());
+                if (p != null) {
+                    p.answer(frame, peer, codec);
+                }
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** A frame the master sent unasked: an INVALIDATE, decoded for the listener; anything else ends the connection. */
+    private void push(ChannelHandlerContext ctx, Frame frame) {
+        String problem;
+        if (frame.opcode() != Opcodes.INVALIDATE) {
+            problem = "pushed " + frame + ", which this client does not know";
+        } else {
+            try {
+                Invalidation invalidation = Invalidation.readFrom(frame.body());
+                if (pushes != null && connection != null) {
+                    pushes.onInvalidation(connection, frame.requestId(), invalidation);
+                }
+                return;
+            } catch (MalformedMessageException e) {
+                problem = "pushed a bad invalidation (" + e.getMessage() + ")";
+            }
+        }
+        // The cache cannot tell what changed: the connection closes, which ends its lease, so it trusts nothing cached.
+        log.error("{} {}; closing the connection", peer, problem);
+        if (pushes != null && connection != null) {
+            pushes.onBadPush(connection, problem);
+        }
+        failAll(new MasterException(Status.UNAVAILABLE, peer + " " + problem));
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (sweeper != null) {
+            sweeper.cancel(false);
+        }
+        failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " closed"));
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " failed: " + cause, cause));
+        ctx.close();
+    }
+
+    private void failAll(MasterException e) {
+        List<Pending<?>> all = new ArrayList<>(waiting.values());
+        waiting.clear();
+        byDeadline.clear();
+        for (Pending<?> p : all) {
+            p.future.completeExceptionally(e);
+        }
+    }
+
+    /** Requests waiting for their answers (on the event loop). */
+    int waiting() {
+        return waiting.size();
+    }
+}

@@ -1,0 +1,70 @@
+package io.sessionmesh.wire.protocol;
+
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
+import io.sessionmesh.wire.transport.TransportMessage;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/** Reading and writing the parts that frame bodies share: transport messages, session ids, schema uids, bytes. */
+final class Bodies {
+    private Bodies() {
+    }
+
+    /** A body that is a session id: 1..128 ASCII characters of {@code [A-Za-z0-9_-]}. */
+    static String readSessionId(ByteBuf body) {
+        int n = body.readableBytes();
+        if (n == 0 || n > TransportLimits.MAX_SESSION_ID_BYTES) {
+            throw new MalformedMessageException(n == 0 ? Status.BAD_REQUEST : Status.TOO_LARGE, "session id of " + n
+                    + " bytes: expected 1.." + TransportLimits.MAX_SESSION_ID_BYTES);
+        }
+        String id = body.toString(body.readerIndex(), n, StandardCharsets.ISO_8859_1);
+        try {
+            return TransportLimits.checkSessionId(id);
+        } catch (IllegalArgumentException e) {
+            throw bad("session id is not 1.." + TransportLimits.MAX_SESSION_ID_BYTES + " characters of [A-Za-z0-9_-]");
+        }
+    }
+
+    /** A body that starts with an 8-byte uid (and is nothing else, when {@code exact}). */
+    static long readUid(ByteBuf body, boolean exact) {
+        int n = body.readableBytes();
+        if (n < 8 || (exact && n != 8)) {
+            throw bad("body of " + n + " bytes: expected an 8-byte schema uid" + (exact ? "" : " and the schema"));
+        }
+        return body.getLong(body.readerIndex());
+    }
+
+    /** Decodes a transport message that fills a body; a heap body is read in place. */
+    static <T extends TransportMessage> T readMessage(ByteBuf body, BinaryTransportCodec codec,
+                                                                                  Class<T> type) {
+        int n = body.readableBytes();
+        if (body.hasArray()) {
+            return codec.decode(ByteBuffer.wrap(body.array(), body.arrayOffset() + body.readerIndex(), n).slice(), type);
+        }
+        return codec.decode(bytes(body), type);
+    }
+
+    /** Encodes a transport message at the writer index. */
+    static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message) {
+        int size = codec.encodedSize(message);
+        codec.encode(message, out.nioBuffer(out.writerIndex(), size));
+        out.writerIndex(out.writerIndex() + size);
+    }
+
+    /** A copy of the readable bytes (the reader index does not move). */
+    static byte[] bytes(ByteBuf body) {
+        byte[] b = new byte[body.readableBytes()];
+        body.getBytes(body.readerIndex(), b);
+        return b;
+    }
+
+    static MalformedMessageException bad(String why) {
+        return new MalformedMessageException(Status.BAD_REQUEST, why);
+    }
+}

@@ -1,0 +1,225 @@
+package io.sessionmesh.wire.protocol;
+
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteResult;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * A master's answer in typed form, one record per kind of body (PROTOCOL.md 3.3 to 3.7): the master writes it as an
+ * {@link OutboundFrame} through {@link FrameEncoder}, the client decodes the OK ones from their frames
+ * ({@link MasterRequest#decodeAnswer}). Every answer carries the request id and opcode of its request, and flag
+ * RESPONSE.
+ */
+public sealed interface MasterAnswer extends OutboundFrame {
+    @Override
+    default int flags() {
+        return FrameHeader.FLAG_RESPONSE;
+    }
+
+    @Override
+    default int status() {
+        return Status.OK;
+    }
+
+    /** READ: the sections in wire form (copied as they are), then the session's times. */
+    record Read(int requestId, EncodedReadResult result, SessionTimes times) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.READ;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return codec.readResultSize(result.sessionId(), result.sections()) + SessionTimes.BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            int size = codec.readResultSize(result.sessionId(), result.sections());
+            codec.encodeReadResult(result.sessionId(), result.sections(), out.nioBuffer(out.writerIndex(), size));
+            out.writerIndex(out.writerIndex() + size);
+            times.writeTo(out);
+        }
+
+        static Read decode(Frame frame, BinaryTransportCodec codec) {
+            ByteBuf message = SessionTimes.withoutTimes(frame.body());
+            int n = message.readableBytes();
+            EncodedReadResult result = message.hasArray()
+                    ? codec.decodeEncodedReadResult(message.array(), message.arrayOffset() + message.readerIndex(), n)
+                    : codec.decodeEncodedReadResult(Bodies.bytes(message), 0, n);
+            return new Read(frame.requestId(), result, SessionTimes.readLast(frame.body()));
+        }
+    }
+
+    /** WRITE: the new versions, then the session's times. */
+    record Write(int requestId, WriteResult result, SessionTimes times) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.WRITE;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return codec.encodedSize(result) + SessionTimes.BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            Bodies.writeMessage(out, codec, result);
+            times.writeTo(out);
+        }
+
+        static Write decode(Frame frame, BinaryTransportCodec codec) {
+            return new Write(frame.requestId(), Bodies.readMessage(SessionTimes.withoutTimes(frame.body()), codec,
+                    WriteResult.class), SessionTimes.readLast(frame.body()));
+        }
+    }
+
+    /** TOUCH: the session's times are the whole body. */
+    record Touched(int requestId, SessionTimes times) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.TOUCH;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return SessionTimes.BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            times.writeTo(out);
+        }
+    }
+
+    /**
+     * CREATE: the session's idle timeout and maximum lifetime in ms (uint32 each, saturated), then its id (ASCII).
+     *
+     * <pre>| idle timeout ms: u32 | max lifetime ms: u32 | session id: ASCII, the rest of the body |</pre>
+     */
+    record Created(int requestId, String sessionId, Duration idleTimeout, Duration maxLifetime) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.CREATE;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return 8 + sessionId.length();
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeInt((int) Math.min(idleTimeout.toMillis(), 0xFFFF_FFFFL));
+            out.writeInt((int) Math.min(maxLifetime.toMillis(), 0xFFFF_FFFFL));
+            out.writeCharSequence(sessionId, StandardCharsets.US_ASCII);
+        }
+
+        static Created decode(Frame frame) {
+            ByteBuf b = frame.body();
+            if (b.readableBytes() < 9) {
+                throw new IllegalArgumentException("CREATE answer of " + b.readableBytes() + " bytes: expected 8 and an id");
+            }
+            return new Created(frame.requestId(), b.toString(b.readerIndex() + 8, b.readableBytes() - 8, StandardCharsets.US_ASCII),
+                    Duration.ofMillis(b.getUnsignedInt(b.readerIndex())), Duration.ofMillis(b.getUnsignedInt(b.readerIndex() + 4)));
+        }
+    }
+
+    /** REGISTER: how long a lease runs, and the holder's slot. {@code | lease ms: u32 | slot: u8 (0..62 own, 63 shared) |} */
+    record Registered(int requestId, long leaseMillis, int slot) implements MasterAnswer {
+        /** Bytes of the body (later versions may add bytes at the end, which a reader skips). */
+        public static final int BYTES = 5;
+
+        @Override
+        public int opcode() {
+            return Opcodes.REGISTER;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeInt((int) leaseMillis).writeByte(slot);
+        }
+
+        static Registered decode(Frame frame) {
+            ByteBuf b = frame.body();
+            if (b.readableBytes() < BYTES) {
+                throw new IllegalArgumentException("REGISTER answer of " + b.readableBytes() + " bytes");
+            }
+            return new Registered(frame.requestId(), b.getUnsignedInt(b.readerIndex()), b.getUnsignedByte(b.readerIndex() + 4));
+        }
+    }
+
+    /** An OK answer whose body is bytes: PING's payload back, SCHEMA_FETCH's schema, STATS's JSON; empty for DELETE and SCHEMA_PUBLISH. */
+    record Bytes(int opcode, int requestId, byte[] body) implements MasterAnswer {
+        private static final byte[] NONE = {};
+
+        /** An OK answer with an empty body. */
+        public static Bytes empty(int opcode, int requestId) {
+            return new Bytes(opcode, requestId, NONE);
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return body.length;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeBytes(body);
+        }
+    }
+
+    /**
+     * An answer with a status other than OK: the body is a UTF-8 message naming what is wrong, cut to
+     * {@link FrameHeader#MAX_ERROR_MESSAGE_BYTES} (at a character boundary).
+     */
+    record Error(int opcode, int requestId, int status, String message) implements MasterAnswer {
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return text().length;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeBytes(text());
+        }
+
+        private byte[] text() {
+            byte[] all = message.getBytes(StandardCharsets.UTF_8);
+            if (all.length <= FrameHeader.MAX_ERROR_MESSAGE_BYTES) {
+                return all;
+            }
+            int end = FrameHeader.MAX_ERROR_MESSAGE_BYTES;
+            while (end > 0 && (all[end] & 0xC0) == 0x80) {
+                end--;
+            }
+            return java.util.Arrays.copyOf(all, end);
+        }
+
+        /** The whole frame in a buffer of its own, for a connection that is refused before any handler runs. */
+        public ByteBuf toFrame(ByteBufAllocator alloc) {
+            byte[] text = text();
+            ByteBuf b = alloc.directBuffer(FrameHeader.BYTES + text.length);
+            FrameHeader.write(b, opcode, flags(), status, requestId, text.length);
+            return b.writeBytes(text);
+        }
+
+        /** The message of an error answer frame. */
+        public static String readMessage(Frame frame) {
+            return frame.body().toString(StandardCharsets.UTF_8);
+        }
+    }
+}
