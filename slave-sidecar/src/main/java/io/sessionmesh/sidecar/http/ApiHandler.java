@@ -30,10 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -425,41 +423,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         MethodNotAllowed(HttpMethod method, String path, String allow) {
             super(method + " is not allowed on " + path + "; allowed: " + allow, null, false, false);
             this.allow = allow;
-        }
-    }
-
-    /** The JSON form of a schema: {"uid": "hex", "schema": "base64"}. */
-    static final class SchemaJson {
-        private SchemaJson() {
-        }
-
-        static byte[] write(long uid, byte[] schema) {
-            return ("{\"uid\":\"" + Long.toHexString(uid) + "\",\"schema\":\"" + Base64.getEncoder().encodeToString(schema)
-                    + "\"}").getBytes(StandardCharsets.US_ASCII);
-        }
-
-        static byte[] readSchema(byte[] json) {
-            try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(json)) {
-                if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-                    throw new MalformedMessageException(Status.BAD_REQUEST, "schema JSON: expected an object");
-                }
-                byte[] schema = null;
-                while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                    String field = p.currentName();
-                    p.nextToken();
-                    if (field.equals("schema")) {
-                        schema = Base64.getDecoder().decode(p.getText());
-                    } else if (!field.equals("uid")) {
-                        throw new MalformedMessageException(Status.BAD_REQUEST, "schema JSON: unknown field \"" + field + "\"");
-                    }
-                }
-                if (schema == null) {
-                    throw new MalformedMessageException(Status.BAD_REQUEST, "schema JSON: \"schema\" is missing");
-                }
-                return schema;
-            } catch (java.io.IOException | IllegalArgumentException e) {
-                throw new MalformedMessageException(Status.BAD_REQUEST, "schema JSON: " + e.getMessage());
-            }
         }
     }
 }

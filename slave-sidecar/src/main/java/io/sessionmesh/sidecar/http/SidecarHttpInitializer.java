@@ -6,15 +6,12 @@ import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.service.SidecarService;
 
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipelines of the sidecar's two HTTP servers: codec, a body bound ({@code max-body}: larger is 413, answered
@@ -52,31 +49,5 @@ public final class SidecarHttpInitializer extends ChannelInitializer<SocketChann
                 .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
                 .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()))
                 .addLast("api", admin ? adminHandler : new ApiHandler(service, binary, json, config.maxPipelined()));
-    }
-
-    /** Closes connections beyond the limit at once (a local client that leaks connections gets a clear signal). */
-    @ChannelHandler.Sharable
-    static final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
-        private final int max;
-        private final AtomicInteger open = new AtomicInteger();
-
-        ConnectionLimiter(int max) {
-            this.max = max;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            if (open.incrementAndGet() > max) {
-                ctx.close();
-                return;
-            }
-            super.channelActive(ctx);
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            open.decrementAndGet();
-            super.channelInactive(ctx);
-        }
     }
 }
