@@ -14,9 +14,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pipelines of the sidecar's two HTTP servers: codec, a body bound ({@code max-body}: larger is 413, answered
- * by the aggregator), the idle timeout of keep-alive connections, then the API or the admin handler. The API
- * server also counts its connections and closes those over {@code max-http-connections}.
+ * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
+ * timeout of keep-alive connections, the codec, a body bound ({@code max-body}: larger is 413, in its turn), then
+ * for the API the request order ({@link HttpPipeliningHandler}) and the operations ({@link ApiHandler}), or for the
+ * admin port {@link AdminHandler}, which answers at once and so in order.
  */
 public final class SidecarHttpInitializer extends ChannelInitializer<SocketChannel> {
     /** Headers of one request, and the longest request line. */
@@ -24,20 +25,21 @@ public final class SidecarHttpInitializer extends ChannelInitializer<SocketChann
     static final int MAX_LINE_BYTES = 8 << 10;
 
     private final SidecarConfig config;
-    private final SidecarService service;
-    private final boolean admin;
-    private final BinaryTransportCodec binary;
-    private final JsonTransportCodec json;
-    private final ChannelHandler adminHandler;
+    /** The last handler, shared by every connection: ApiHandler or AdminHandler. */
+    private final ChannelHandler handler;
     private final ChannelHandler limiter;
+    private final boolean admin;
 
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
-        this.service = service;
         this.admin = admin;
-        this.binary = new BinaryTransportCodec(config.transportLimits());
-        this.json = new JsonTransportCodec(config.transportLimits());
-        this.adminHandler = admin ? new AdminHandler(service, config.adminToken()) : null;
+        if (admin) {
+            this.handler = new AdminHandler(service, config.adminToken());
+        } else {
+            MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
+                    new JsonTransportCodec(config.transportLimits()));
+            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()));
+        }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
     }
 
@@ -47,7 +49,10 @@ public final class SidecarHttpInitializer extends ChannelInitializer<SocketChann
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
-                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()))
-                .addLast("api", admin ? adminHandler : new ApiHandler(service, binary, json, config.maxPipelined()));
+                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()));
+        if (!admin) {
+            ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined()));
+        }
+        ch.pipeline().addLast("api", handler);
     }
 }
