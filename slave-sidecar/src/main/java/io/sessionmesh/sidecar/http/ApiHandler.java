@@ -7,7 +7,7 @@ import io.sessionmesh.wire.transport.WriteRequest;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>Stateless, so one instance serves every connection of the server.
  */
 @ChannelHandler.Sharable
-final class ApiHandler extends SimpleChannelInboundHandler<PipelinedRequest> {
+final class ApiHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
 
     private final SidecarOperations operations;
@@ -41,7 +41,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<PipelinedRequest> {
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, PipelinedRequest in) {
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof PipelinedRequest in)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
         FullHttpRequest request = in.request();
         boolean binaryAnswer = MessageForms.acceptsBinary(request);
         CompletableFuture<FullHttpResponse> answer;
@@ -52,6 +56,9 @@ final class ApiHandler extends SimpleChannelInboundHandler<PipelinedRequest> {
             answer = call(ctx.alloc(), request, binaryAnswer);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
+        } finally {
+            // Read by now (operations get decoded copies): released before the answer, which may take a master's time.
+            request.release();
         }
         answer.whenComplete((response, error) -> {
             FullHttpResponse r = error == null ? response : errors.of(error, binaryAnswer);
@@ -103,7 +110,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<PipelinedRequest> {
     /** On the event loop: the answer goes to the pipelining handler, which writes it in its request's turn. */
     private static void answered(ChannelHandlerContext ctx, PipelinedRequest in, FullHttpResponse response) {
         if (ctx.isRemoved()) {
-            // The connection closed and its handlers are gone: the pipelining handler would not see this write.
+            // The connection closed and its handlers are gone: no write (its void promise would fail into the
+            // pipeline's tail), just the release the pipelining handler would have done.
             response.release();
             return;
         }

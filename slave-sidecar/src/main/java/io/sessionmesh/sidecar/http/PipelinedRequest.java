@@ -10,16 +10,17 @@ import io.netty.util.ReferenceCounted;
  * it reads, and what the handler that answers writes back, with the answer, through {@link #answer}. The pipelining
  * handler writes the answer once every earlier request's answer is written.
  *
- * <p>Inbound it stands for the request and counts the request's references (so that
- * {@code SimpleChannelInboundHandler}, or the pipeline's tail, releases the request as usual). Once answered, the
- * answer belongs to the pipelining handler, which writes it or releases it. One object per request for both roles:
- * the hot path allocates no wrapper for the answer.
+ * <p>Its reference count is that of what it carries: the request until it is answered, the answer after. So Netty's
+ * own releases do the right thing either way: the pipeline's tail releases an unhandled request, and the channel
+ * releases an answer written after the connection closed (its handlers gone, the pipelining handler no longer
+ * sees it). The handler that answers releases the request itself once it has read it, without waiting for the
+ * answer. One object per request for both roles: the hot path allocates no wrapper for the answer.
  */
 final class PipelinedRequest implements ReferenceCounted {
     private final FullHttpRequest request;
     /** Whether the connection stays open after this request's answer. */
     final boolean keepAlive;
-    /** The answer, once there is one. */
+    /** The answer, once there is one (null again once the pipelining handler released it unwritten). */
     FullHttpResponse response;
     /** The promise of the answer's write, kept while earlier answers are still due. */
     ChannelPromise promise;
@@ -29,7 +30,7 @@ final class PipelinedRequest implements ReferenceCounted {
         this.keepAlive = keepAlive;
     }
 
-    /** The request: read it only while this is unreleased (during the handler's {@code channelRead}). */
+    /** The request: read it only until it is released (during the answering handler's {@code channelRead}). */
     FullHttpRequest request() {
         return request;
     }
@@ -40,42 +41,48 @@ final class PipelinedRequest implements ReferenceCounted {
         return this;
     }
 
+    /** What the reference count is that of: the answer once there is one, else the request. */
+    private ReferenceCounted carried() {
+        FullHttpResponse r = response;
+        return r != null ? r : request;
+    }
+
     @Override
     public int refCnt() {
-        return request.refCnt();
+        return carried().refCnt();
     }
 
     @Override
     public PipelinedRequest retain() {
-        request.retain();
+        carried().retain();
         return this;
     }
 
     @Override
     public PipelinedRequest retain(int increment) {
-        request.retain(increment);
+        carried().retain(increment);
         return this;
     }
 
     @Override
     public PipelinedRequest touch() {
-        request.touch();
+        carried().touch();
         return this;
     }
 
     @Override
     public PipelinedRequest touch(Object hint) {
-        request.touch(hint);
+        carried().touch(hint);
         return this;
     }
 
     @Override
     public boolean release() {
-        return request.release();
+        return carried().release();
     }
 
     @Override
     public boolean release(int decrement) {
-        return request.release(decrement);
+        return carried().release(decrement);
     }
 }
