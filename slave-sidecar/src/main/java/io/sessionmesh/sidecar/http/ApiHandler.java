@@ -107,14 +107,11 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** On the event loop: the answer goes to the pipelining handler, which writes it in its request's turn. */
+    /**
+     * On the event loop: the answer goes to the pipelining handler, which writes it in its request's turn. After the
+     * connection closed the channel itself releases it ({@link PipelinedRequest} then counts the answer's references).
+     */
     private static void answered(ChannelHandlerContext ctx, PipelinedRequest in, FullHttpResponse response) {
-        if (ctx.isRemoved()) {
-            // The connection closed and its handlers are gone: no write (its void promise would fail into the
-            // pipeline's tail), just the release the pipelining handler would have done.
-            response.release();
-            return;
-        }
         ctx.writeAndFlush(in.answer(response), ctx.voidPromise());
     }
 
