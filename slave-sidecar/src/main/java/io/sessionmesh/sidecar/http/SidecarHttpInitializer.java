@@ -5,9 +5,9 @@ import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.service.SidecarService;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 
@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
  * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
  * timeout of keep-alive connections, the codec, a body bound ({@code max-body}: larger is 413, in its turn), then
  * for the API the request order ({@link HttpPipeliningHandler}) and the operations ({@link ApiHandler}), or for the
- * admin port {@link AdminHandler}, which answers at once and so in order.
+ * admin port {@link AdminHandler}, which answers at once and so in order. (Any Channel, not only a socket, so that
+ * the pipeline can be tested on an EmbeddedChannel.)
  */
-public final class SidecarHttpInitializer extends ChannelInitializer<SocketChannel> {
+public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     /** Headers of one request, and the longest request line. */
     static final int MAX_HEADER_BYTES = 16 << 10;
     static final int MAX_LINE_BYTES = 8 << 10;
@@ -44,7 +45,7 @@ public final class SidecarHttpInitializer extends ChannelInitializer<SocketChann
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))

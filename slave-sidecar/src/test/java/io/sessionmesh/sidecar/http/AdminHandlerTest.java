@@ -1,11 +1,7 @@
 package io.sessionmesh.sidecar.http;
 
 import io.sessionmesh.sidecar.cache.SectionCache;
-import io.sessionmesh.sidecar.master.MasterPool;
-import io.sessionmesh.sidecar.master.MasterRouter;
-import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.SidecarService;
-import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.SectionData;
 
@@ -18,11 +14,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import static io.sessionmesh.sidecar.http.Requests.get;
 import static io.sessionmesh.sidecar.http.Requests.request;
@@ -40,15 +34,8 @@ class AdminHandlerTest {
     static final String TOKEN = "s3cret";
 
     final SectionCache cache = new SectionCache(1 << 20, Duration.ofMinutes(5));
-    final SidecarService service = new SidecarService(router(), cache, new SidecarMetrics(), 16, Duration.ZERO);
+    final SidecarService service = OfflineService.of(cache);
     EmbeddedChannel channel;
-
-    /** A router that is never started: no connection is ever attempted, so no event loop is needed. */
-    static MasterRouter router() {
-        MasterPool.Options options = new MasterPool.Options(1, MasterConnection.Options.DEFAULT, Duration.ofMillis(100),
-                Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200));
-        return new MasterRouter(List.of(new InetSocketAddress("127.0.0.1", 1)), 16, options, null, null);
-    }
 
     @AfterEach
     void finish() {
