@@ -78,16 +78,16 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
             case CREATE_SESSION -> {
                 CreateRequest create = request.content().isReadable()
                         ? forms.decode(request, CreateRequest.class, null) : CreateRequest.DEFAULT;
-                return operations.create(create).thenApply(c -> forms.message(HttpResponseStatus.CREATED, c, binaryAnswer));
+                return operations.create(create).thenApply(c -> forms.answer(HttpResponseStatus.CREATED, c, binaryAnswer));
             }
             case READ_SESSION -> {
                 String id = ApiRoutes.sessionId(path);
                 List<String> sections = ApiRoutes.sections(uri, forms.limits().maxSectionsPerMessage());
-                return operations.read(id, sections).thenApply(r -> forms.read(alloc, r, binaryAnswer));
+                return operations.read(id, sections).thenApply(r -> forms.readAnswer(alloc, r, binaryAnswer));
             }
             case WRITE_SESSION -> {
                 WriteRequest write = forms.decode(request, WriteRequest.class, ApiRoutes.sessionId(path));
-                return operations.write(write).thenApply(w -> forms.message(HttpResponseStatus.OK, w, binaryAnswer));
+                return operations.write(write).thenApply(w -> forms.answer(HttpResponseStatus.OK, w, binaryAnswer));
             }
             case DELETE_SESSION -> {
                 return operations.delete(ApiRoutes.sessionId(path)).thenApply(v -> MessageForms.noContent());
@@ -97,11 +97,11 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
             }
             case PUBLISH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);
-                return operations.publishSchema(uid, forms.schema(request)).thenApply(v -> MessageForms.noContent());
+                return operations.publishSchema(uid, forms.schemaBody(request)).thenApply(v -> MessageForms.noContent());
             }
             case FETCH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);
-                return operations.fetchSchema(uid).thenApply(s -> MessageForms.schema(uid, s, binaryAnswer));
+                return operations.fetchSchema(uid).thenApply(s -> MessageForms.schemaAnswer(uid, s, binaryAnswer));
             }
             default -> throw new IllegalStateException("no operation for a route"); // every Route has a case above
         }

@@ -65,6 +65,6 @@ final class ErrorResponses {
     }
 
     private FullHttpResponse body(HttpResponseStatus http, int status, String message, boolean binaryAnswer) {
-        return forms.message(http, ErrorMessage.of(status, message), binaryAnswer);
+        return forms.answer(http, ErrorMessage.of(status, message), binaryAnswer);
     }
 }

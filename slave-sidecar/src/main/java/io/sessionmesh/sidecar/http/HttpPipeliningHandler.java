@@ -18,9 +18,9 @@ import java.util.ArrayDeque;
  * handler after this one writes it back once answered, and this handler holds that answer until every earlier one
  * is written.
  *
- * <p>Also the connection's life: with {@code maxPipelined} requests waiting, the connection stops reading until
- * fewer than half are; an answer to a request that did not ask for keep-alive (or could not be decoded) is the
- * last one, and the connection closes after it; an idle connection closes only when no answer is due; answers still
+ * <p>Also the connection's life: with {@code maxPipelined} requests waiting, the connection stops reading until at
+ * most half are; an answer to a request that did not ask for keep-alive (or could not be decoded) is the last
+ * one, and the connection closes after it; an idle connection closes only when no answer is due; answers still
  * waiting when the connection closes are released.
  */
 final class HttpPipeliningHandler extends ChannelDuplexHandler {
@@ -120,7 +120,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
         releasePending();
     }
 
-    /** Requests still waiting (for tests and for the idle rule). */
+    /** Requests still waiting for their answer to be written (for tests). */
     int pending() {
         return pending.size();
     }

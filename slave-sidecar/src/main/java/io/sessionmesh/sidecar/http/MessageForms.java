@@ -91,7 +91,7 @@ final class MessageForms {
     }
 
     /** A schema's bytes: the body itself (octet-stream or binary), or the JSON form of {@link SchemaJson}. */
-    byte[] schema(FullHttpRequest request) {
+    byte[] schemaBody(FullHttpRequest request) {
         String contentType = mediaType(request);
         byte[] bytes = bytes(request.content());
         if (contentType.equals(OCTETS) || contentType.equals(BINARY)) {
@@ -124,11 +124,11 @@ final class MessageForms {
      * A read's answer. The binary form is encoded straight from the cached sections' bytes into one direct buffer
      * (the product's fastest path: no intermediate message); with {@code X-SessionMesh-Stale} when it is stale.
      */
-    FullHttpResponse read(ByteBufAllocator alloc, ReadOutcome outcome, boolean binaryAnswer) {
+    FullHttpResponse readAnswer(ByteBufAllocator alloc, ReadOutcome outcome, boolean binaryAnswer) {
         EncodedReadResult result = outcome.result();
         FullHttpResponse r;
         if (!binaryAnswer) {
-            r = message(HttpResponseStatus.OK, result.toReadResult(), false);
+            r = answer(HttpResponseStatus.OK, result.toReadResult(), false);
         } else {
             int size = binary.readResultSize(result.sessionId(), result.sections());
             ByteBuf body = alloc.directBuffer(size);
@@ -143,13 +143,13 @@ final class MessageForms {
     }
 
     /** A message's answer, in the form asked for. */
-    FullHttpResponse message(HttpResponseStatus status, TransportMessage message, boolean binaryAnswer) {
+    FullHttpResponse answer(HttpResponseStatus status, TransportMessage message, boolean binaryAnswer) {
         byte[] bytes = binaryAnswer ? binary.encode(message) : json.encode(message);
         return response(status, Unpooled.wrappedBuffer(bytes), binaryAnswer ? BINARY : JSON);
     }
 
     /** A schema's answer: its bytes (binary asked for, or the schema is empty), else its JSON form. */
-    static FullHttpResponse schema(long uid, byte[] schema, boolean binaryAnswer) {
+    static FullHttpResponse schemaAnswer(long uid, byte[] schema, boolean binaryAnswer) {
         if (binaryAnswer || schema.length == 0) {
             return response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(schema), OCTETS);
         }
