@@ -77,7 +77,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return json(HttpResponseStatus.OK, Json.write(stats()));
         }
         if (path.equals("/metrics") && method.equals(HttpMethod.GET)) {
-            return ApiHandler.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(
+            return MessageForms.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(
                     Prometheus.text(stats()).getBytes(StandardCharsets.UTF_8)), "text/plain; version=0.0.4; charset=utf-8");
         }
         if (path.startsWith("/admin/sessions/") && method.equals(HttpMethod.GET)) {
@@ -204,6 +204,6 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static FullHttpResponse json(HttpResponseStatus status, String body) {
-        return ApiHandler.response(status, Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)), ApiHandler.JSON);
+        return MessageForms.response(status, Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)), MessageForms.JSON);
     }
 }

@@ -14,7 +14,8 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 /**
  * Netty's aggregator with one change: a body over {@code max-body} is not answered here (that 413 would overtake the
  * answers still due on a pipelined connection) but passed on as a failed request, which {@link ApiHandler} answers
- * in its turn. The rest of the oversized body is skipped, never buffered, and the connection goes on.
+ * (413) in the turn {@link HttpPipeliningHandler} keeps for it. The rest of the oversized body is skipped, never
+ * buffered, and the connection goes on.
  */
 final class SidecarBodyAggregator extends HttpObjectAggregator {
     SidecarBodyAggregator(int maxBodyBytes) {

@@ -5,78 +5,55 @@ import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.service.SidecarService;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The pipelines of the sidecar's two HTTP servers: codec, a body bound ({@code max-body}: larger is 413, answered
- * by the aggregator), the idle timeout of keep-alive connections, then the API or the admin handler. The API
- * server also counts its connections and closes those over {@code max-http-connections}.
+ * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
+ * timeout of keep-alive connections, the codec, a body bound ({@code max-body}: larger is 413, in its turn), then
+ * for the API the request order ({@link HttpPipeliningHandler}) and the operations ({@link ApiHandler}), or for the
+ * admin port {@link AdminHandler}, which answers at once and so in order. (Any Channel, not only a socket, so that
+ * the pipeline can be tested on an EmbeddedChannel.)
  */
-public final class SidecarHttpInitializer extends ChannelInitializer<SocketChannel> {
+public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     /** Headers of one request, and the longest request line. */
     static final int MAX_HEADER_BYTES = 16 << 10;
     static final int MAX_LINE_BYTES = 8 << 10;
 
     private final SidecarConfig config;
-    private final SidecarService service;
-    private final boolean admin;
-    private final BinaryTransportCodec binary;
-    private final JsonTransportCodec json;
-    private final ChannelHandler adminHandler;
+    /** The last handler, shared by every connection: ApiHandler or AdminHandler. */
+    private final ChannelHandler handler;
     private final ChannelHandler limiter;
+    private final boolean admin;
 
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
-        this.service = service;
         this.admin = admin;
-        this.binary = new BinaryTransportCodec(config.transportLimits());
-        this.json = new JsonTransportCodec(config.transportLimits());
-        this.adminHandler = admin ? new AdminHandler(service, config.adminToken()) : null;
+        if (admin) {
+            this.handler = new AdminHandler(service, config.adminToken());
+        } else {
+            MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
+                    new JsonTransportCodec(config.transportLimits()));
+            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()));
+        }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
-                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()))
-                .addLast("api", admin ? adminHandler : new ApiHandler(service, binary, json, config.maxPipelined()));
-    }
-
-    /** Closes connections beyond the limit at once (a local client that leaks connections gets a clear signal). */
-    @ChannelHandler.Sharable
-    static final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
-        private final int max;
-        private final AtomicInteger open = new AtomicInteger();
-
-        ConnectionLimiter(int max) {
-            this.max = max;
+                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()));
+        if (!admin) {
+            ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined()));
         }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            if (open.incrementAndGet() > max) {
-                ctx.close();
-                return;
-            }
-            super.channelActive(ctx);
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            open.decrementAndGet();
-            super.channelInactive(ctx);
-        }
+        ch.pipeline().addLast("api", handler);
     }
 }

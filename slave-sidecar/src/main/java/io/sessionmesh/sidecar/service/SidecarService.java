@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * remembered and touched on their master every {@code touch-interval}, in one pipelined batch. Every master answer
  * carries the session's times, which bound how long the cache keeps it.
  */
-public final class SidecarService {
+public final class SidecarService implements SidecarOperations {
     private final MasterRouter router;
     private final SectionCache cache;
     private final SidecarMetrics metrics;
@@ -85,6 +85,7 @@ public final class SidecarService {
     }
 
     /** A new session on the next reachable master. */
+    @Override
     public CompletableFuture<SessionCreated> create(CreateRequest request) {
         metrics.request(Op.CREATE);
         int index = router.forCreate(creates.getAndIncrement());
@@ -94,15 +95,12 @@ public final class SidecarService {
                 .thenApply(c -> new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
     }
 
-    /** A read's answer, and whether it is stale: served from the cache while no master could be asked. */
-    public record ReadOutcome(EncodedReadResult result, boolean stale) {
-    }
-
     /**
      * A batch read: from the cache when it has every section and the lease with the session's master is valid,
      * else one master call for the missing ones. With the master unreachable and stale reads allowed, what the cache
      * has is served, marked stale, for a bounded time after the lease ran out.
      */
+    @Override
     public CompletableFuture<ReadOutcome> read(String sessionId, List<String> sections) {
         metrics.request(Op.READ);
         MasterPool pool = router.forSession(sessionId);
@@ -184,6 +182,7 @@ public final class SidecarService {
     }
 
     /** A write: the master first; after its answer the cache takes the deltas (or drops what it can no longer trust). */
+    @Override
     public CompletableFuture<WriteResult> write(WriteRequest request) {
         metrics.request(Op.WRITE);
         String id = request.sessionId();
@@ -213,6 +212,7 @@ public final class SidecarService {
         });
     }
 
+    @Override
     public CompletableFuture<Void> touch(String sessionId) {
         metrics.request(Op.TOUCH);
         touched.remove(sessionId);
@@ -227,6 +227,7 @@ public final class SidecarService {
         });
     }
 
+    @Override
     public CompletableFuture<Void> delete(String sessionId) {
         metrics.request(Op.DELETE);
         touched.remove(sessionId);
@@ -240,6 +241,7 @@ public final class SidecarService {
     }
 
     /** Stores a one-nio schema on the master its uid places it on. */
+    @Override
     public CompletableFuture<Void> publishSchema(long uid, byte[] schema) {
         metrics.request(Op.SCHEMA_PUBLISH);
         if (java.util.Arrays.equals(schemas.getIfPresent(uid), schema)) {
@@ -249,6 +251,7 @@ public final class SidecarService {
     }
 
     /** A schema by uid, from memory or from its master. */
+    @Override
     public CompletableFuture<byte[]> fetchSchema(long uid) {
         metrics.request(Op.SCHEMA_FETCH);
         byte[] known = schemas.getIfPresent(uid);

@@ -1,0 +1,45 @@
+package io.sessionmesh.sidecar.service;
+
+import io.sessionmesh.wire.transport.CreateRequest;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.wire.transport.WriteResult;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the REST API asks of the sidecar, one method per operation of PROTOCOL.md 4, whatever the content type.
+ * {@link SidecarService} is the implementation; the HTTP layer depends on this interface alone so that its handlers
+ * can be unit-tested with canned futures, completed or not, and no master.
+ *
+ * <p>Every result is a future that may complete at once (a cache hit) or later on another thread (a master's
+ * answer). A failure carries its status as {@link SidecarService#status(Throwable)} reads it.
+ */
+public interface SidecarOperations {
+    /** A read's answer, and whether it is stale: served from the cache while no master could be asked. */
+    record ReadOutcome(EncodedReadResult result, boolean stale) {
+    }
+
+    /** A new session on the next reachable master. */
+    CompletableFuture<SessionCreated> create(CreateRequest request);
+
+    /** A batch read of named sections, every one of them in the answer. */
+    CompletableFuture<ReadOutcome> read(String sessionId, List<String> sections);
+
+    /** A write, acknowledged by the session's master. */
+    CompletableFuture<WriteResult> write(WriteRequest request);
+
+    /** Starts the session's idle time again. */
+    CompletableFuture<Void> touch(String sessionId);
+
+    /** Deletes the session. */
+    CompletableFuture<Void> delete(String sessionId);
+
+    /** Stores a one-nio schema under its uid. */
+    CompletableFuture<Void> publishSchema(long uid, byte[] schema);
+
+    /** A schema by uid. */
+    CompletableFuture<byte[]> fetchSchema(long uid);
+}

@@ -1,0 +1,210 @@
+package io.sessionmesh.sidecar.http;
+
+import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.service.SidecarService;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.SectionData;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static io.sessionmesh.sidecar.http.Requests.get;
+import static io.sessionmesh.sidecar.http.Requests.request;
+import static io.sessionmesh.sidecar.http.Requests.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link AdminHandler} on a SidecarService whose one master (127.0.0.1:1) is never connected to: the admin endpoint
+ * is local, so everything but a healthy master can be seen without one.
+ */
+class AdminHandlerTest {
+    static final String TOKEN = "s3cret";
+
+    final SectionCache cache = new SectionCache(1 << 20, Duration.ofMinutes(5));
+    final SidecarService service = OfflineService.of(cache);
+    EmbeddedChannel channel;
+
+    @AfterEach
+    void finish() {
+        if (channel != null) {
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    EmbeddedChannel channel(String token) {
+        channel = new EmbeddedChannel(new AdminHandler(service, token));
+        return channel;
+    }
+
+    /** Sends a request (with the token when the handler has one); checks that the request was released. */
+    FullHttpResponse call(FullHttpRequest request) {
+        if (channel == null) {
+            channel(null);
+        }
+        channel.writeInbound(request);
+        assertEquals(0, request.refCnt(), "the request was not released");
+        FullHttpResponse r = channel.readOutbound();
+        assertNotNull(r, "no answer");
+        return r;
+    }
+
+    static FullHttpRequest authorized(String token, FullHttpRequest request) {
+        request.headers().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token);
+        return request;
+    }
+
+    /** Caches section "cards" (version 1, attribute "visa" of 3 bytes) for the session. */
+    void cached(String id) {
+        SectionCache.Lookup miss = cache.lookup(id, List.of("cards"), 0, true);
+        cache.fill(id, miss.generation(), 0, () -> 0,
+                List.of(EncodedSection.of(new SectionData("cards", 1, Map.of("visa", new byte[] {1, 2, 3})))), 300_000, 3_600_000);
+        assertTrue(cache.contains(id));
+    }
+
+    static void assertJson(int status, String body, FullHttpResponse r) {
+        assertEquals(status, r.status().code());
+        assertEquals("application/json", r.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        assertEquals(body, text(r));
+    }
+
+    // ---- the token ----
+
+    @Test
+    void channelRead_tokenConfiguredWithoutAuthorization_is401WithWwwAuthenticate() {
+        channel(TOKEN);
+        FullHttpResponse r = call(get("/admin/stats"));
+        assertEquals("Bearer realm=\"sessionmesh-admin\"", r.headers().get(HttpHeaderNames.WWW_AUTHENTICATE));
+        assertJson(401, "{\"error\":\"UNAUTHORIZED\",\"message\":\"admin calls need the header Authorization: Bearer <admin token>\"}", r);
+    }
+
+    @Test
+    void channelRead_wrongTokenOrScheme_is401() {
+        channel(TOKEN);
+        assertEquals(401, call(authorized("nope", get("/admin/stats"))).status().code());
+        FullHttpRequest basic = get("/admin/stats");
+        basic.headers().set(HttpHeaderNames.AUTHORIZATION, "Basic " + TOKEN);
+        assertEquals(401, call(basic).status().code());
+        channel.releaseOutbound();
+    }
+
+    @Test
+    void channelRead_rightToken_answers() {
+        channel(TOKEN);
+        FullHttpResponse r = call(authorized(TOKEN, get("/admin/stats")));
+        assertEquals(200, r.status().code());
+        r.release();
+    }
+
+    // ---- the calls ----
+
+    @Test
+    void health_noMasterReachable_is503DownNamingTheMaster() {
+        FullHttpResponse r = call(get("/admin/health"));
+        assertEquals(503, r.status().code());
+        String body = text(r);
+        assertTrue(body.startsWith("{\"status\":\"DOWN\",\"masters\":[{\"address\":\"127.0.0.1:1\",\"status\":\"DOWN\","
+                + "\"connections\":0,\"lease\":{\"valid\":false,"), body);
+        assertTrue(body.endsWith("\"error\":\"not connected yet\"}]}"), body);
+    }
+
+    @Test
+    void stats_answersTheFiguresAndTheCaches() {
+        cached("s1");
+        FullHttpResponse r = call(get("/admin/stats"));
+        assertEquals(200, r.status().code());
+        String body = text(r);
+        assertTrue(body.startsWith("{\"requests\":{\"create\":0,"), body);
+        assertTrue(body.contains("\"cache\":{\"entries\":1,"), body);
+        assertTrue(body.contains("\"pending_touches\":0,\"masters_up\":0,"), body);
+        assertTrue(body.endsWith("\"leases\":{\"valid\":0,\"renewals\":0,\"expiries\":0}}"), body);
+    }
+
+    @Test
+    void metrics_answersPrometheusText() {
+        cached("s1");
+        FullHttpResponse r = call(get("/metrics"));
+        assertEquals(200, r.status().code());
+        assertEquals("text/plain; version=0.0.4; charset=utf-8", r.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        String body = text(r);
+        assertTrue(body.startsWith("sessionmesh_sidecar_requests_total{op=\"create\"} 0\n"), body);
+        assertTrue(body.contains("\nsessionmesh_sidecar_cache_entries 1\n"), body);
+    }
+
+    @Test
+    void session_cached_listsSectionsVersionsAndSizesNotValues() {
+        cached("s1");
+        assertJson(200, "{\"sections\":{\"cards\":{\"version\":1,\"bytes\":17,\"attributes\":{\"visa\":3}}}}",
+                call(get("/admin/sessions/s1")));
+    }
+
+    @Test
+    void session_notCached_is404() {
+        assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"nothing is cached for that session\"}",
+                call(get("/admin/sessions/s1")));
+    }
+
+    @Test
+    void session_badId_is400() {
+        FullHttpResponse r = call(get("/admin/sessions/bad%20id"));
+        assertEquals(400, r.status().code());
+        assertTrue(text(r).startsWith("{\"error\":\"BAD_REQUEST\",\"message\":"));
+    }
+
+    @Test
+    void evict_oneSession_evictsItAndSaysWhetherItWasCached() {
+        cached("s1");
+        cached("s2");
+        assertJson(200, "{\"evicted\":1}", call(request(HttpMethod.DELETE, "/admin/cache?session=s1")));
+        assertFalse(cache.contains("s1"));
+        assertTrue(cache.contains("s2"));
+        assertJson(200, "{\"evicted\":0}", call(request(HttpMethod.DELETE, "/admin/cache?session=s1")));
+    }
+
+    @Test
+    void evict_all_evictsEverySessionAndCountsThem() {
+        cached("s1");
+        cached("s2");
+        assertJson(200, "{\"evicted\":2}", call(request(HttpMethod.DELETE, "/admin/cache")));
+        assertFalse(cache.contains("s1") || cache.contains("s2"));
+    }
+
+    @Test
+    void channelRead_unknownEndpointOrMethod_is404NamingTheEndpoints() {
+        assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"no such admin endpoint: POST /admin/stats; see GET /admin/health, "
+                + "/admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache\"}", call(request(HttpMethod.POST, "/admin/stats")));
+    }
+
+    // ---- the connection ----
+
+    @Test
+    void channelRead_keepAlive_answersWithContentLengthAndStaysOpen() {
+        FullHttpResponse r = call(get("/admin/sessions/s1"));
+        assertEquals(String.valueOf(r.content().readableBytes()), r.headers().get(HttpHeaderNames.CONTENT_LENGTH));
+        assertFalse(r.headers().contains(HttpHeaderNames.CONNECTION));
+        r.release();
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void channelRead_connectionClose_closesAfterTheAnswer() {
+        FullHttpRequest last = get("/admin/stats");
+        last.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        FullHttpResponse r = call(last);
+        assertEquals("close", r.headers().get(HttpHeaderNames.CONNECTION));
+        r.release();
+        assertFalse(channel.isOpen());
+    }
+}

@@ -1,0 +1,304 @@
+package io.sessionmesh.sidecar.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.sessionmesh.sidecar.http.Requests.get;
+import static io.sessionmesh.sidecar.http.Requests.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link HttpPipeliningHandler} alone: the test plays the handler that answers. */
+class HttpPipeliningHandlerTest {
+    private EmbeddedChannel channel;
+
+    @AfterEach
+    void finish() {
+        if (channel != null) {
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    private EmbeddedChannel channel(int maxPipelined) {
+        channel = new EmbeddedChannel(new HttpPipeliningHandler(maxPipelined));
+        return channel;
+    }
+
+    /** Reads a request in and returns what the handler passed on for it, the request released as ApiHandler does. */
+    private PipelinedRequest read(FullHttpRequest request) {
+        channel.writeInbound(request);
+        PipelinedRequest in = channel.readInbound();
+        assertSame(request, in.request());
+        request.release();
+        return in;
+    }
+
+    private static FullHttpResponse answer(String body) {
+        return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    }
+
+    /** Answers a request as the API handler does: written and flushed. */
+    private ChannelFuture respond(PipelinedRequest in, FullHttpResponse response) {
+        return channel.writeAndFlush(in.answer(response));
+    }
+
+    @Test
+    void channelRead_request_isPassedOnAsPipelinedRequestCountingTheRequestsReferences() {
+        channel(16);
+        FullHttpRequest request = get("/v1/x");
+        channel.writeInbound(request);
+        PipelinedRequest in = channel.readInbound();
+        assertSame(request, in.request());
+        assertEquals(1, in.refCnt());
+        assertTrue(in.keepAlive);
+        in.release();
+        assertEquals(0, request.refCnt());
+    }
+
+    @Test
+    void answer_givenAnAnswer_theReferenceCountIsTheAnswers() {
+        FullHttpRequest request = get("/1");
+        PipelinedRequest in = new PipelinedRequest(request, true);
+        request.release(); // as the answering handler does, once it has read the request
+        FullHttpResponse r = answer("1");
+        in.answer(r).retain();
+        assertEquals(2, r.refCnt());
+        in.release(2);
+        assertEquals(0, r.refCnt());
+    }
+
+    @Test
+    void channelRead_notARequest_isPassedOnUntouched() {
+        channel(16);
+        channel.writeInbound("not http");
+        assertEquals("not http", channel.readInbound());
+    }
+
+    @Test
+    void write_answersCompletingOutOfOrder_areWrittenInRequestOrder() {
+        channel(16);
+        PipelinedRequest first = read(get("/1"));
+        PipelinedRequest second = read(get("/2"));
+        PipelinedRequest third = read(get("/3"));
+
+        respond(third, answer("3"));
+        respond(second, answer("2"));
+        assertNull(channel.readOutbound(), "an answer overtook the first request's");
+
+        respond(first, answer("1"));
+        assertEquals("1", text(channel.readOutbound()));
+        assertEquals("2", text(channel.readOutbound()));
+        assertEquals("3", text(channel.readOutbound()));
+        assertNull(channel.readOutbound());
+        assertEquals(0, channel.pipeline().get(HttpPipeliningHandler.class).pending());
+    }
+
+    @Test
+    void write_keepAliveAnswer_hasContentLengthAndNoConnectionHeader() {
+        channel(16);
+        respond(read(get("/1")), answer("hello"));
+        FullHttpResponse r = channel.readOutbound();
+        assertEquals("5", r.headers().get(HttpHeaderNames.CONTENT_LENGTH));
+        assertFalse(r.headers().contains(HttpHeaderNames.CONNECTION));
+        r.release();
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void write_answerWaitingForAnEarlierOne_isNotFlushedAndItsPromiseWaits() {
+        channel(16);
+        PipelinedRequest first = read(get("/1"));
+        PipelinedRequest second = read(get("/2"));
+        ChannelFuture written = channel.writeAndFlush(second.answer(answer("2")));
+        assertFalse(written.isDone());
+        respond(first, answer("1"));
+        assertTrue(written.isSuccess());
+        assertEquals("1", text(channel.readOutbound()));
+        assertEquals("2", text(channel.readOutbound()));
+    }
+
+    @Test
+    void channelRead_atMaxPipelined_turnsAutoReadOff_andBackOnBelowHalf() {
+        channel(4);
+        PipelinedRequest[] in = new PipelinedRequest[4];
+        for (int i = 0; i < 3; i++) {
+            in[i] = read(get("/" + i));
+        }
+        assertTrue(channel.config().isAutoRead(), "reading stopped before max-pipelined");
+        in[3] = read(get("/3"));
+        assertFalse(channel.config().isAutoRead(), "reading went on at max-pipelined");
+
+        respond(in[0], answer("0")); // 3 waiting: not below 4 / 2 + 1
+        assertFalse(channel.config().isAutoRead());
+        respond(in[1], answer("1")); // 2 waiting
+        assertTrue(channel.config().isAutoRead(), "reading did not resume");
+        for (int i = 0; i < 2; i++) {
+            text(channel.readOutbound());
+        }
+    }
+
+    @Test
+    void write_answerToConnectionClose_hasConnectionCloseAndClosesAfterIt() {
+        channel(16);
+        FullHttpRequest request = get("/1");
+        request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        PipelinedRequest in = read(request);
+        assertFalse(in.keepAlive);
+        respond(in, answer("last"));
+        FullHttpResponse r = channel.readOutbound();
+        assertEquals("close", r.headers().get(HttpHeaderNames.CONNECTION));
+        assertEquals("last", text(r));
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void write_connectionCloseAnswer_releasesTheLaterAnswersAlreadyWaiting() {
+        channel(16);
+        FullHttpRequest closing = get("/1");
+        closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        PipelinedRequest first = read(closing);
+        PipelinedRequest second = read(get("/2"));
+        FullHttpResponse late = answer("2");
+        respond(second, late);
+        respond(first, answer("1"));
+        assertEquals("1", text(channel.readOutbound()));
+        assertNull(channel.readOutbound(), "an answer was written after the connection's last");
+        assertEquals(0, late.refCnt());
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void write_answerCompletingAfterTheConnectionsLastAnswer_isReleasedNotWritten() {
+        channel(16);
+        FullHttpRequest closing = get("/1");
+        closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        PipelinedRequest first = read(closing);
+        PipelinedRequest second = read(get("/2"));
+        respond(first, answer("1"));
+        assertEquals("1", text(channel.readOutbound()));
+        FullHttpResponse late = answer("2");
+        ChannelFuture written = respond(second, late);
+        assertNull(channel.readOutbound());
+        assertEquals(0, late.refCnt());
+        assertFalse(written.isSuccess());
+    }
+
+    /**
+     * The connection's last answer is still being written (a slow client: its promise not done), so the channel is
+     * open: an answer completing meanwhile is released by the pipelining handler itself.
+     */
+    @Test
+    void write_answerWhileTheLastAnswerIsStillBeingWritten_isReleasedNotWritten() {
+        List<Object> held = new ArrayList<>();
+        channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                held.add(msg); // never passed on: the write is not done
+            }
+        }, new HttpPipeliningHandler(16));
+        FullHttpRequest closing = get("/1");
+        closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        PipelinedRequest first = read(closing);
+        PipelinedRequest second = read(get("/2"));
+        respond(first, answer("1"));
+        assertTrue(channel.isOpen());
+        FullHttpResponse late = answer("2");
+        ChannelFuture written = respond(second, late);
+        assertEquals(0, late.refCnt());
+        assertInstanceOf(ClosedChannelException.class, written.cause());
+        assertEquals(1, held.size(), "an answer was written after the connection's last");
+        assertEquals("1", text((FullHttpResponse) held.get(0)));
+    }
+
+    @Test
+    void channelInactive_answersStillWaiting_areReleasedAndTheirPromisesFail() {
+        channel(16);
+        PipelinedRequest first = read(get("/1"));
+        PipelinedRequest second = read(get("/2"));
+        FullHttpResponse waiting = answer("2");
+        ChannelFuture written = channel.writeAndFlush(second.answer(waiting));
+        channel.close();
+        assertEquals(0, waiting.refCnt());
+        assertInstanceOf(ClosedChannelException.class, written.cause());
+        assertEquals(0, first.refCnt(), "the unanswered request was not released");
+    }
+
+    @Test
+    void channelRead_bodyOverMaxBody_keepsTheConnection() {
+        channel(16);
+        FullHttpRequest request = get("/1");
+        request.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException("too long")));
+        PipelinedRequest in = read(request);
+        assertTrue(in.keepAlive);
+        respond(in, answer("413"));
+        text(channel.readOutbound());
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void channelRead_undecodableRequest_closesAfterItsAnswer() {
+        channel(16);
+        FullHttpRequest request = get("/bad-request");
+        request.setDecoderResult(DecoderResult.failure(new TooLongHttpHeaderException("headers too long")));
+        PipelinedRequest in = read(request);
+        assertFalse(in.keepAlive);
+        respond(in, answer("400"));
+        FullHttpResponse r = channel.readOutbound();
+        assertEquals("close", r.headers().get(HttpHeaderNames.CONNECTION));
+        r.release();
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void userEventTriggered_idleWithNoAnswerDue_closes() {
+        channel(16);
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void userEventTriggered_idleWithAnAnswerDue_staysOpen() {
+        channel(16);
+        PipelinedRequest in = read(get("/1"));
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertTrue(channel.isOpen());
+        respond(in, answer("1"));
+        assertEquals("1", text(channel.readOutbound()));
+    }
+
+    @Test
+    void write_notAPipelinedAnswer_isPassedOn() {
+        channel(16);
+        FullHttpResponse r = answer("plain");
+        channel.writeAndFlush(r);
+        assertSame(r, channel.readOutbound());
+        r.release();
+    }
+}
