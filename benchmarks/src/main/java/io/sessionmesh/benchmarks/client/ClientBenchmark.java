@@ -1,6 +1,6 @@
 package io.sessionmesh.benchmarks.client;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.internal.SidecarHttp;
@@ -107,7 +107,7 @@ public final class ClientBenchmark {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Session s = client.createSession();
-            s.section("clientInfo").setAttribute("client", WorkloadValues.clientOfSize(600));
+            s.section("clientInfo").setAttribute("client", OneNioValues.VALUES.clientOfSize(600));
             s.section("defaultCurrency").setAttribute("currency", "RUB");
             Map<String, BigDecimal> rates = new LinkedHashMap<>();
             for (int m : new int[] {3, 6, 12, 24}) {
@@ -144,12 +144,12 @@ public final class ClientBenchmark {
         Session s = client.createSession();
         Object[] values = new Object[5];
         for (int i = 0; i < 5; i++) {
-            values[i] = WorkloadValues.clientOfSize(200 + 150 * i); // workload-sized values: 200 B .. 800 B
+            values[i] = OneNioValues.VALUES.clientOfSize(200 + 150 * i); // workload-sized values: 200 B .. 800 B
             s.section("cards").setAttribute("a" + i, values[i]);
         }
         s.save();
         Session view = client.getSession(s.id(), "cards");
-        view.section("cards").setAttribute("a2", WorkloadValues.clientOfSize(500));
+        view.section("cards").setAttribute("a2", OneNioValues.VALUES.clientOfSize(500));
         long before = client.bytesSent();
         view.save();
         long delta = client.bytesSent() - before;
@@ -157,7 +157,7 @@ public final class ClientBenchmark {
         AttributeCodec codec = AttributeCodec.builder().build();
         Map<String, byte[]> all = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
-            all.put("a" + i, codec.encode(i == 2 ? WorkloadValues.clientOfSize(500) : values[i]));
+            all.put("a" + i, codec.encode(i == 2 ? OneNioValues.VALUES.clientOfSize(500) : values[i]));
         }
         long whole = new BinaryTransportCodec().encode(new WriteRequest(s.id(), List.of(new SectionDelta("cards", all, List.of())))).length;
         return new long[] {delta, whole};

@@ -5,6 +5,7 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.TransportForm;
+import io.sessionmesh.workload.RequestMix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -111,7 +112,7 @@ final class SessionMeshStore implements StoreUnderTest {
     }
 
     @Override
-    public long[] step(int node, String sessionId, WorkloadModel.Step step) {
+    public long[] step(int node, String sessionId, RequestMix.Step<Object> step) {
         SessionMeshClient client = client(step.service(), node);
         long t0 = System.nanoTime();
         Session s;

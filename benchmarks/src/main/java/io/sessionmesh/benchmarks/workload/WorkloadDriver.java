@@ -9,6 +9,8 @@ import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.WriteRequest;
+import io.sessionmesh.workload.ValueSizes;
+import io.sessionmesh.workload.Zipf;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -229,7 +231,7 @@ public final class WorkloadDriver {
             this.cluster = cluster;
             this.slots = new AtomicReferenceArray<>(n);
             this.zipf = new Zipf(n, 0.99);
-            WorkloadSizes sizes = new WorkloadSizes(7);
+            ValueSizes sizes = new ValueSizes(7);
             values = new byte[4096][];
             SplittableRandom r = new SplittableRandom(11);
             for (int i = 0; i < values.length; i++) {
