@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# The client jar's figures of benchmarks/RESULTS.md, section 4: its HTTP client against the JDK's, the deposit
-# flow's three sections as one batch against three single reads, and the bytes of a delta save against resending
-# the section. A master and a sidecar (one I/O thread each) as processes. About 2 minutes on 2 cores.
-# Results: benchmarks/results/client-<date>.json.
+# The client jar's figures of benchmarks/RESULTS.md, section 4, against a master and a sidecar (one I/O thread each)
+# started here as processes: ClientBenchmark (JMH) reads the deposit flow's three sections through the client jar's
+# HTTP client, the JDK's and the client jar's API, as one batch and as three single reads, on one thread, then the
+# two HTTP clients' batch read on eight threads; DeltaBytes reports the bytes of a delta save against resending the
+# section. About 6 minutes on 2 cores with the benchmark's own iterations. Arguments after the script's name go to
+# both JMH runs (a smoke run: -f 1 -wi 1 -i 1 -r 1s). Results: benchmarks/results/client-<date>.json (one thread),
+# client-8threads-<date>.json and client-delta-<date>.json; logs in benchmarks/target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -q -B -ntp -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
 stamp=$(date -u +%Y-%m-%d)
+sidecar=http://127.0.0.1:7510
 mkdir -p "$out" benchmarks/target
 pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
@@ -24,6 +28,10 @@ java -Xms1g -Xmx1g -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 1
 pids+=($!)
 wait_port 7510
 sleep 1
-java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.client.ClientBenchmark \
-  --sidecar http://127.0.0.1:7510 --seconds "${SECONDS_PER_RUN:-10}" --out "$out/client-$stamp.json" \
+
+java -jar "$jar" ClientBenchmark -p sidecar="$sidecar" -t 1 -foe true -rf json -rff "$out/client-$stamp.json" "$@" \
   | tee benchmarks/target/client-benchmark.log
+java -jar "$jar" ClientBenchmark -p sidecar="$sidecar" -p client=SIDECAR_HTTP,JDK_HTTP_CLIENT -p reads=BATCH -t 8 \
+  -foe true -rf json -rff "$out/client-8threads-$stamp.json" "$@" | tee benchmarks/target/client-benchmark-8threads.log
+java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.client.DeltaBytes \
+  --sidecar "$sidecar" --out "$out/client-delta-$stamp.json" | tee benchmarks/target/client-delta.log

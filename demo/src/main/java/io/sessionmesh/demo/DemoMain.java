@@ -1,6 +1,7 @@
 package io.sessionmesh.demo;
 
 import io.sessionmesh.settings.Settings;
+import io.sessionmesh.workload.Scale;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -82,7 +83,7 @@ public final class DemoMain {
         List<Thread> threads = workload.start(o.users());
         say(String.format("workload: %d users, Zipf 0.99 over %,d sessions, 4 reads : 1 write, %,.1f new sessions/s; "
                         + "warm-up %d s, then %d s measured", o.users(), o.sessions(),
-                o.sessions() * DemoWorkload.NEW_SESSIONS_PER_MINUTE_PER_ACTIVE / 60, o.warmup().toSeconds(),
+                Scale.newSessionsPerSecond(o.sessions()), o.warmup().toSeconds(),
                 o.duration().toSeconds()));
         Thread.sleep(o.warmup().toMillis());
         workload.interval(null);

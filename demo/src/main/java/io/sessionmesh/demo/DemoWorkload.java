@@ -1,5 +1,8 @@
 package io.sessionmesh.demo;
 
+import io.sessionmesh.workload.Scale;
+import io.sessionmesh.workload.Zipf;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
@@ -30,8 +33,6 @@ import java.util.concurrent.atomic.LongAdder;
  * request goes to an HdrHistogram recorder per request kind; errors are counted by kind and HTTP status.
  */
 final class DemoWorkload {
-    /** The workload's session creation rate: 110,000 a minute for 550,000 active. */
-    static final double NEW_SESSIONS_PER_MINUTE_PER_ACTIVE = 110_000.0 / 550_000;
     /** Highest latency the histograms record; slower requests are clamped to it. */
     static final long MAX_LATENCY_NANOS = Duration.ofSeconds(60).toNanos();
     /** One request's timeout. */
@@ -56,7 +57,7 @@ final class DemoWorkload {
     DemoWorkload(URI service, int sessions) {
         this.service = service;
         this.slots = new AtomicReferenceArray<>(sessions);
-        this.zipf = new Zipf(sessions, Zipf.WORKLOAD_S);
+        this.zipf = Zipf.workload(sessions);
         for (DemoRequest r : DemoRequest.values()) {
             recorders.put(r, new Recorder(MAX_LATENCY_NANOS, 3));
         }
@@ -92,8 +93,7 @@ final class DemoWorkload {
         for (int u = 0; u < users; u++) {
             threads.add(thread("demo-user-" + u, this::userLoop));
         }
-        double perSecond = slots.length() * NEW_SESSIONS_PER_MINUTE_PER_ACTIVE / 60;
-        long pauseNanos = (long) (1e9 / perSecond);
+        long pauseNanos = Scale.newSessionIntervalNanos(slots.length());
         threads.add(thread("demo-logins", () -> {
             long next = System.nanoTime();
             while (running.get()) {
@@ -122,7 +122,7 @@ final class DemoWorkload {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         while (running.get()) {
             DemoRequest r = DemoRequest.pick(random.nextInt(100));
-            String session = slots.get(zipf.next());
+            String session = slots.get(zipf.next(random));
             String body = r.body == null ? null : String.format(r.body, 1000 + random.nextInt(1_000_000));
             send(r, r.path, session, body);
         }

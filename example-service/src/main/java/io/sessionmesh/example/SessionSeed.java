@@ -5,6 +5,8 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.example.Model.Card;
 import io.sessionmesh.example.Model.ClientInfo;
 import io.sessionmesh.example.Model.Rate;
+import io.sessionmesh.workload.SessionShape;
+import io.sessionmesh.workload.ValueSizes;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -18,20 +20,14 @@ import java.util.SplittableRandom;
  * What a login service leaves in a new session, shaped like shared/WORKLOAD.md: {@value #SECTIONS} sections of
  * {@value #ATTRIBUTES_PER_SECTION} attributes each. The sections this service reads hold typed values (a client
  * record, a currency, rates, cards, limits); every section also carries what other services keep there: a source,
- * a date, flags and an opaque byte[] of log-normal size (median {@value #BLOB_MEDIAN_BYTES} B, p99 about 8 KB,
- * at most {@value #BLOB_MAX_BYTES} B). Seeded by the client id, so a client's session is the same every login.
+ * a date, flags and an opaque byte[] of the workload's log-normal size ({@link ValueSizes}: median 200 B, p99 about
+ * 8 KB, at most 64 KB). Seeded by the client id, so a client's session is the same every login.
  */
 final class SessionSeed {
     /** Sections per session, as in the workload. */
-    static final int SECTIONS = 12;
+    static final int SECTIONS = SessionShape.SECTIONS;
     /** Attributes per section, as in the workload. */
-    static final int ATTRIBUTES_PER_SECTION = 5;
-    /** The median size of the opaque blobs. */
-    static final int BLOB_MEDIAN_BYTES = 200;
-    /** The largest opaque blob. */
-    static final int BLOB_MAX_BYTES = 64 * 1024;
-    /** Log-normal sigma for a p99 of 8 KB over a median of 200 B: ln(8192 / 200) / z(0.99). */
-    private static final double BLOB_SIGMA = Math.log(8192.0 / BLOB_MEDIAN_BYTES) / 2.3263;
+    static final int ATTRIBUTES_PER_SECTION = SessionShape.ATTRIBUTES;
 
     /** The section names, shared by every session; the first five are the ones this service reads. */
     static final List<String> SECTION_NAMES = List.of("clientInfo", "defaultCurrency", "interestRates", "cards", "limits",
@@ -77,11 +73,10 @@ final class SessionSeed {
         }
     }
 
-    /** An opaque value of log-normal size. */
+    /** An opaque value of the workload's log-normal size (a Box-Muller draw from the client's generator). */
     static byte[] blob(SplittableRandom random) {
         double gaussian = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
-        int size = (int) Math.max(8, Math.min(BLOB_MAX_BYTES, Math.round(BLOB_MEDIAN_BYTES * Math.exp(BLOB_SIGMA * gaussian))));
-        byte[] b = new byte[size];
+        byte[] b = new byte[ValueSizes.sizeFor(gaussian)];
         random.nextBytes(b);
         return b;
     }

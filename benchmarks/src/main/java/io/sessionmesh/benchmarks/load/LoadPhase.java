@@ -1,7 +1,9 @@
 package io.sessionmesh.benchmarks.load;
 
-import io.sessionmesh.benchmarks.workload.Zipf;
 import io.sessionmesh.client.routing.StickyRouter;
+import io.sessionmesh.workload.RequestMix;
+import io.sessionmesh.workload.Scale;
+import io.sessionmesh.workload.Zipf;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -31,8 +33,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * due, so a system that falls behind is charged for the wait (no coordinated omission).
  */
 final class LoadPhase {
-    /** The workload's session creation rate: 110,000 a minute for 550,000 active. */
-    static final double NEW_SESSIONS_PER_MINUTE_PER_ACTIVE = 110_000.0 / 550_000;
     /** Highest latency recorded; slower requests are clamped to it. */
     static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** Open-loop requests waiting for a worker at most; beyond, a request is dropped and counted. */
@@ -62,7 +62,7 @@ final class LoadPhase {
         this.model = model;
         this.options = options;
         this.slots = new AtomicReferenceArray<>(options.sessions());
-        this.zipf = new Zipf(options.sessions(), Zipf.WORKLOAD_S);
+        this.zipf = Zipf.workload(options.sessions());
         for (int s = 0; s < WorkloadModel.SERVICES; s++) {
             List<String> nodes = new ArrayList<>();
             for (int n = 0; n < store.nodesPerService(); n++) {
@@ -154,7 +154,7 @@ final class LoadPhase {
     private Thread churn() {
         return thread("logins", () -> {
             SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
-            long period = (long) (60e9 / (slots.length() * NEW_SESSIONS_PER_MINUTE_PER_ACTIVE));
+            long period = Scale.newSessionIntervalNanos(slots.length());
             long next = System.nanoTime();
             while (running.get()) {
                 next += period;
@@ -182,11 +182,11 @@ final class LoadPhase {
     private void request(SplittableRandom r, long dueNanos) {
         int slot = zipf.next(r);
         String session = slots.get(slot);
-        List<WorkloadModel.Step> steps = model.request(r);
+        List<RequestMix.Step<Object>> steps = model.request(r);
         long[][] times = new long[steps.size()][];
         try {
             for (int i = 0; i < steps.size(); i++) {
-                WorkloadModel.Step step = steps.get(i);
+                RequestMix.Step<Object> step = steps.get(i);
                 int node = options.sticky()
                         ? routers.get(step.service()).nodes().indexOf(routers.get(step.service()).nodeFor(session))
                         : r.nextInt(store.nodesPerService());

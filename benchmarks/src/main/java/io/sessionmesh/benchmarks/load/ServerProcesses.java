@@ -3,9 +3,14 @@ package io.sessionmesh.benchmarks.load;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,26 +18,88 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Masters and sidecars as processes from their jars, for the load generator: each started and waited for until it
- * prints where it listens; all stopped (SIGTERM, then SIGKILL) by {@link #close}.
+ * Masters and sidecars as processes from their jars, on free loopback ports, for the load generators and the
+ * benchmarks' tests: each started and waited for until it prints where it listens; all stopped (SIGTERM, then
+ * SIGKILL) by {@link #close}. JVM flags and server flags are the caller's; the defaults are the load generator's.
+ *
+ * <table>
+ *   <caption>Limits</caption>
+ *   <tr><th>what</th><th>value</th></tr>
+ *   <tr><td>a process's start, until it prints its addresses</td><td>{@value #START_TIMEOUT_SECONDS} s</td></tr>
+ *   <tr><td>a sidecar's first master connection ({@link #awaitMaster})</td><td>{@value #MASTER_TIMEOUT_SECONDS} s</td></tr>
+ *   <tr><td>a process's stop, after SIGTERM, before SIGKILL</td><td>{@value #STOP_TIMEOUT_SECONDS} s</td></tr>
+ * </table>
  */
-final class ServerProcesses implements AutoCloseable {
-    static final long START_TIMEOUT_SECONDS = 60;
+public final class ServerProcesses implements AutoCloseable {
+    /** Longest wait for a process to print where it listens. */
+    public static final long START_TIMEOUT_SECONDS = 60;
+    /** Longest wait for a sidecar to reach its master. */
+    public static final long MASTER_TIMEOUT_SECONDS = 30;
+    /** Longest wait for a process to stop after SIGTERM. */
+    public static final long STOP_TIMEOUT_SECONDS = 10;
+    /** The load generator's master JVM: a fixed heap, the parallel collector. */
+    public static final List<String> MASTER_JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+    /** The load generator's sidecar JVM. */
+    public static final List<String> SIDECAR_JVM = List.of("-Xms512m", "-Xmx512m", "-XX:+UseParallelGC");
+    /** Virtual nodes of each master on a sidecar's ring: one master here, so few are enough. */
+    public static final int SIDECAR_VNODES = 256;
+    private static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Pattern ADDRESS = Pattern.compile("SessionMesh (master listening|sidecar listening|sidecar admin) on [^:]+:(\\d+)");
 
     private final List<Process> processes = new ArrayList<>();
 
-    /** A master; its port. */
-    int master(Path jar) throws IOException {
-        check(jar);
-        return start(List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-jar", jar.toString(), "--port", "0"), 1)[0];
+    /** A master with the load generator's JVM; its port. */
+    public int master(Path jar) throws IOException {
+        return master(jar, MASTER_JVM, List.of());
     }
 
-    /** A sidecar of the master at {@code masterPort}; its REST and admin ports. */
-    int[] sidecar(Path jar, int masterPort) throws IOException {
+    /** A master with JVM flags {@code jvm} and server flags {@code flags} beyond its port; its port. */
+    public int master(Path jar, List<String> jvm, List<String> flags) throws IOException {
         check(jar);
-        return start(List.of("-Xms512m", "-Xmx512m", "-XX:+UseParallelGC", "-jar", jar.toString(), "--masters",
-                "127.0.0.1:" + masterPort, "--port", "0", "--admin-port", "0", "--vnodes", "256"), 2);
+        List<String> args = new ArrayList<>(jvm);
+        args.addAll(List.of("-jar", jar.toString(), "--port", "0"));
+        args.addAll(flags);
+        return start(args, 1)[0];
+    }
+
+    /** A sidecar of the master at {@code masterPort}, with the load generator's JVM; its REST and admin ports. */
+    public int[] sidecar(Path jar, int masterPort) throws IOException {
+        return sidecar(jar, masterPort, SIDECAR_JVM, List.of());
+    }
+
+    /**
+     * A sidecar of the master at {@code masterPort} with JVM flags {@code jvm} and server flags {@code flags} beyond
+     * its master, ports and virtual nodes; its REST and admin ports.
+     */
+    public int[] sidecar(Path jar, int masterPort, List<String> jvm, List<String> flags) throws IOException {
+        check(jar);
+        List<String> args = new ArrayList<>(jvm);
+        args.addAll(List.of("-jar", jar.toString(), "--masters", "127.0.0.1:" + masterPort, "--port", "0",
+                "--admin-port", "0", "--vnodes", String.valueOf(SIDECAR_VNODES)));
+        args.addAll(flags);
+        return start(args, 2);
+    }
+
+    /** Waits until the sidecar whose admin port is {@code adminPort} reaches a master (it answers 503 until then). */
+    public static void awaitMaster(int adminPort) {
+        URI health = URI.create("http://127.0.0.1:" + adminPort + "/admin/health");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(MASTER_TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                if (ADMIN.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not up yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("sidecar " + health + " never reached its master");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private static void check(Path jar) {
@@ -81,6 +148,7 @@ final class ServerProcesses implements AutoCloseable {
         return found;
     }
 
+    /** Stops every process started here: SIGTERM, then SIGKILL for those still running after the stop timeout. */
     @Override
     public void close() {
         for (Process p : processes) {
@@ -88,7 +156,7 @@ final class ServerProcesses implements AutoCloseable {
         }
         for (Process p : processes) {
             try {
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                if (!p.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (InterruptedException e) {

@@ -5,6 +5,7 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.TransportForm;
+import io.sessionmesh.workload.RequestMix;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,6 +35,7 @@ final class SessionMeshStore implements StoreUnderTest {
     private final int hosts;
     private final ServerProcesses servers = new ServerProcesses();
     private final List<URI> adminStats = new ArrayList<>();
+    private final List<Integer> adminPorts = new ArrayList<>();
     /** Node clients, service-major: index service * hosts + host. */
     private final List<SessionMeshClient> clients = new ArrayList<>();
 
@@ -47,6 +49,7 @@ final class SessionMeshStore implements StoreUnderTest {
                 int[] ports = servers.sidecar(sidecarJar, master);
                 sidecars.add(URI.create("http://127.0.0.1:" + ports[0]));
                 adminStats.add(URI.create("http://127.0.0.1:" + ports[1] + "/admin/stats"));
+                adminPorts.add(ports[1]);
             }
             for (int s = 0; s < WorkloadModel.SERVICES; s++) {
                 for (int h = 0; h < hosts; h++) {
@@ -63,25 +66,8 @@ final class SessionMeshStore implements StoreUnderTest {
 
     /** Sidecars answer 503 until their first master connection is up. */
     private void awaitMasters() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        for (URI stats : adminStats) {
-            URI health = stats.resolve("/admin/health");
-            while (true) {
-                try {
-                    if (ADMIN.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                        break;
-                    }
-                } catch (IOException e) {
-                    // not up yet
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted");
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("sidecar " + health + " never reached its master");
-                }
-                Thread.onSpinWait();
-            }
+        for (int port : adminPorts) {
+            ServerProcesses.awaitMaster(port);
         }
     }
 
@@ -111,7 +97,7 @@ final class SessionMeshStore implements StoreUnderTest {
     }
 
     @Override
-    public long[] step(int node, String sessionId, WorkloadModel.Step step) {
+    public long[] step(int node, String sessionId, RequestMix.Step<Object> step) {
         SessionMeshClient client = client(step.service(), node);
         long t0 = System.nanoTime();
         Session s;

@@ -1,5 +1,7 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.workload.RequestMix;
+
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
@@ -102,7 +104,7 @@ final class SpringSessionRedisStore implements StoreUnderTest {
     }
 
     @Override
-    public long[] step(int node, String sessionId, WorkloadModel.Step step) {
+    public long[] step(int node, String sessionId, RequestMix.Step<Object> step) {
         SessionRepository<Session> repository = repository(step.service(), node);
         long t0 = System.nanoTime();
         Session s = repository.findById(sessionId);

@@ -1,5 +1,7 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.workload.RequestMix;
+
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +26,7 @@ interface StoreUnderTest extends AutoCloseable {
      *
      * @throws SessionGone if the store has no such session
      */
-    long[] step(int node, String sessionId, WorkloadModel.Step step);
+    long[] step(int node, String sessionId, RequestMix.Step<Object> step);
 
     /** What the store and its links did since it started. */
     Counters counters();

@@ -1,6 +1,6 @@
 package io.sessionmesh.benchmarks.master;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;
@@ -121,7 +121,7 @@ public final class MasterVsRedis {
         for (int i = 0; i < 3; i++) {
             byte[] v;
             do {
-                v = codec.encode(WorkloadValues.clientOfSize(target));
+                v = codec.encode(OneNioValues.VALUES.clientOfSize(target));
                 target += 50;
             } while (v.length < 1000 + 20 * i);
             values[i] = v;

@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
+import io.sessionmesh.workload.WorkloadValues;
 import io.sessionmesh.serialization.compression.CompressionCodec;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 import io.sessionmesh.serialization.compression.ValueCompressor;
@@ -64,7 +65,7 @@ public class CompressionBenchmark {
     @Setup
     public void setUp() throws Exception {
         compressor = option.compressor();
-        raw = Serializer.serialize(WorkloadValues.of(value));
+        raw = Serializer.serialize(OneNioValues.VALUES.of(value));
         framed = compressor.encode(raw);
     }
 

@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
+import io.sessionmesh.workload.WorkloadValues;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,7 +46,7 @@ public class SerializerRaceBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        object = WorkloadValues.of(value);
+        object = OneNioValues.VALUES.of(value);
         bytes = contender.write(object);
         Object back = contender.read(bytes);
         boolean same = object instanceof Map ? sameBlobs(object, back) : Objects.equals(object, back);

@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
+import io.sessionmesh.workload.WorkloadValues;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 import io.sessionmesh.serialization.compression.ValueCompressor;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
@@ -32,7 +33,7 @@ public final class SizeReport {
         System.out.println(header);
         System.out.println(rule);
         for (WorkloadValues.Kind kind : WorkloadValues.Kind.values()) {
-            Object value = WorkloadValues.of(kind);
+            Object value = OneNioValues.VALUES.of(kind);
             StringBuilder row = new StringBuilder("| " + kind + " |");
             for (Contender c : Contender.values()) {
                 row.append(' ').append(c.write(value).length).append(" |");
@@ -53,7 +54,7 @@ public final class SizeReport {
         System.out.println(r2);
         ValueCompressor defaults = new ValueCompressor(CompressionOptions.DEFAULT);
         for (WorkloadValues.Kind kind : WorkloadValues.Kind.values()) {
-            byte[] raw = Serializer.serialize(WorkloadValues.of(kind));
+            byte[] raw = Serializer.serialize(OneNioValues.VALUES.of(kind));
             StringBuilder row = new StringBuilder("| " + kind + " | " + raw.length + " |");
             for (CompressionBenchmark.Option o : CompressionBenchmark.Option.values()) {
                 row.append(' ').append(o.compressor().encode(raw).length).append(" |");

@@ -1,6 +1,6 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.WorkloadValues;
+import io.sessionmesh.workload.WorkloadValues;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.ReadResult;

@@ -5,7 +5,7 @@ import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.SidecarService;
-import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -21,7 +21,7 @@ final class OfflineService {
     }
 
     static SidecarService of(SectionCache cache) {
-        MasterPool.Options options = new MasterPool.Options(1, MasterConnection.Options.DEFAULT, Duration.ofMillis(100),
+        MasterPool.Options options = new MasterPool.Options(1, MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200));
         MasterRouter router = new MasterRouter(List.of(new InetSocketAddress("127.0.0.1", 1)), 16, options, null, null);
         return new SidecarService(router, cache, new SidecarMetrics(), 16, Duration.ZERO);

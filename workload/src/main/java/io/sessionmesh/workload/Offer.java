@@ -1,4 +1,4 @@
-package io.sessionmesh.benchmarks.workload;
+package io.sessionmesh.workload;
 
 import java.io.Serializable;
 import java.math.BigDecimal;

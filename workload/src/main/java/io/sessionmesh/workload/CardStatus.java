@@ -1,4 +1,4 @@
-package io.sessionmesh.benchmarks.workload;
+package io.sessionmesh.workload;
 
 /** State of a payment card. */
 public enum CardStatus { ACTIVE, BLOCKED, EXPIRED, CLOSED }

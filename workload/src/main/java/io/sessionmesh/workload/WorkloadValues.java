@@ -1,9 +1,5 @@
-package io.sessionmesh.benchmarks.workload;
+package io.sessionmesh.workload;
 
-import one.nio.serial.Serializer;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -13,10 +9,26 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The attribute values of shared/WORKLOAD.md, made deterministically (seeded): client records grown to a
- * target one-nio size, and the 5 x 1 KB byte[] message. The same value for the same kind, every run.
+ * The attribute values of shared/WORKLOAD.md, made deterministically (seeded): client records (names, dates, cards,
+ * deposits, a map of BigDecimal rates, offers) grown to a target serialized size, as the {@link SerializedSize} given
+ * measures it, and the 5 x 1 KB byte[] message. The same value for the same kind and the same size function, every
+ * run. Thread-safe if the size function is.
+ *
+ * <table>
+ *   <caption>Limits</caption>
+ *   <tr><th>what</th><th>value</th></tr>
+ *   <tr><td>a client record without lists</td><td>at most {@value #BARE_CLIENT_BYTES} B targeted</td></tr>
+ *   <tr><td>blobs of {@link #fiveBlobs()}</td><td>{@value #BLOBS} of {@value #BLOB_BYTES} B</td></tr>
+ * </table>
  */
 public final class WorkloadValues {
+    /** Targets up to this many bytes get a client record of only an id and a last name. */
+    public static final int BARE_CLIENT_BYTES = 64;
+    /** Blobs in {@link #fiveBlobs()}. */
+    public static final int BLOBS = 5;
+    /** Bytes of each blob in {@link #fiveBlobs()}. */
+    public static final int BLOB_BYTES = 1024;
+
     private static final String[] FIRST = {"Ivan", "Maria", "Aleksei", "Olga", "Dmitry", "Anna"};
     private static final String[] LAST = {"Petrov", "Sidorova", "Kuznetsov", "Smirnova", "Volkov", "Popova"};
     private static final String[] CURRENCIES = {"RUB", "USD", "EUR", "CNY"};
@@ -44,16 +56,21 @@ public final class WorkloadValues {
             this.targetBytes = targetBytes;
         }
 
+        /** The serialized size the value is grown to. */
         public int targetBytes() {
             return targetBytes;
         }
     }
 
-    private WorkloadValues() {
+    private final SerializedSize size;
+
+    /** Values grown to their target as {@code size} measures them. */
+    public WorkloadValues(SerializedSize size) {
+        this.size = size;
     }
 
     /** The value of a kind. */
-    public static Object of(Kind kind) {
+    public Object of(Kind kind) {
         if (kind == Kind.BLOBS_5X1KB) {
             return fiveBlobs();
         }
@@ -64,8 +81,8 @@ public final class WorkloadValues {
     public static Map<String, byte[]> fiveBlobs() {
         Random random = new Random(5);
         Map<String, byte[]> blobs = new LinkedHashMap<>();
-        for (int i = 0; i < 5; i++) {
-            byte[] blob = new byte[1024];
+        for (int i = 0; i < BLOBS; i++) {
+            byte[] blob = new byte[BLOB_BYTES];
             random.nextBytes(blob);
             blobs.put("blob" + i, blob);
         }
@@ -73,15 +90,15 @@ public final class WorkloadValues {
     }
 
     /**
-     * A client record whose one-nio plain-mode size is the smallest at or above {@code targetBytes} that its
-     * parts allow: first without lists, then adding cards, deposits, rates and offers in turn.
+     * A client record whose serialized size is the smallest at or above {@code targetBytes} that its parts allow:
+     * first without lists, then adding cards, deposits, rates and offers in turn. Seeded by {@code targetBytes}.
      */
-    public static ClientRecord clientOfSize(int targetBytes) {
+    public ClientRecord clientOfSize(int targetBytes) {
         Random random = new Random(targetBytes);
         ClientRecord client = new ClientRecord();
         client.clientId = "C" + (10_000_000 + random.nextInt(90_000_000));
         client.lastName = LAST[random.nextInt(LAST.length)];
-        if (targetBytes <= 64) {
+        if (targetBytes <= BARE_CLIENT_BYTES) {
             return client;
         }
         client.firstName = FIRST[random.nextInt(FIRST.length)];
@@ -91,7 +108,7 @@ public final class WorkloadValues {
         client.deposits = new ArrayList<>();
         client.rates = new LinkedHashMap<>();
         client.offers = new ArrayList<>();
-        for (int step = 0; size(client) < targetBytes; step++) {
+        for (int step = 0; size.of(client) < targetBytes; step++) {
             switch (step % 4) {
                 case 0:
                     client.cards.add(card(random));
@@ -143,14 +160,5 @@ public final class WorkloadValues {
         offer.validUntil = LocalDate.of(2027, 1 + random.nextInt(12), 1);
         offer.channels = List.of("MOBILE", "WEB");
         return offer;
-    }
-
-    /** The one-nio plain-mode size of a value. */
-    public static int size(Object value) {
-        try {
-            return Serializer.serialize(value).length;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
