@@ -6,7 +6,7 @@ import io.sessionmesh.wire.placement.Placement;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The rings of the placements a master has been sent, built once each: a ring of 32 masters at 65,536 virtual nodes is 2 million tokens to
+ * The rings of the placements a master has been sent, built once each: a ring of 32 masters at 65,535 virtual nodes is 2 million tokens to
  * hash and sort, and every CREATE from the same sidecars carries the same placement. Bounded: past
  * {@value #MAX_RINGS} distinct placements (the cluster changed many times) the cache starts over.
  */

@@ -2,6 +2,7 @@ package io.sessionmesh.sidecar.config;
 
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
+import io.sessionmesh.wire.placement.Placement;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.InetSocketAddress;
@@ -56,8 +57,12 @@ public final class SidecarConfig {
     public static final int DEFAULT_MAX_PIPELINED = 128;
     public static final int DEFAULT_MASTER_CONNECTIONS = 2;
     public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = 4096;
-    /** Not the 256 of the first design: measured, 256 leaves 14-25% between the most and least loaded master, 65,536 under 2% (HashRingTest). */
-    public static final int DEFAULT_VNODES = 65_536;
+    /**
+     * Not the 256 of the first design: measured, 256 leaves 14-25% between the most and least loaded master, 65,536
+     * under 2% (HashRingSpreadTest). 65,535 is the most a CREATE's placement carries (a u16): a sidecar with several
+     * masters at 65,536 could not start.
+     */
+    public static final int DEFAULT_VNODES = Placement.MAX_VNODES;
     public static final int DEFAULT_SCHEMA_CACHE = 10_000;
 
     private final List<InetSocketAddress> masters;
@@ -124,7 +129,7 @@ public final class SidecarConfig {
         if (staleReadWindow.isZero()) {
             c.show("stale-read-window", "0 (off)");
         }
-        vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, 65_536);
+        vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, Placement.MAX_VNODES);
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
         description = c.describe();
         if (reconnectMin.compareTo(reconnectMax) > 0) {

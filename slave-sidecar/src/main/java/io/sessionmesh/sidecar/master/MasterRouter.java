@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which master holds a session: the session id's place on a {@link HashRing} of the masters (about 256 virtual
- * nodes each), so every sidecar with the same master list sends a session to the same master. A new session is
+ * Which master holds a session: the session id's place on a {@link HashRing} of the masters ({@code vnodes} virtual
+ * nodes each, 65,535 by default: {@link io.sessionmesh.sidecar.config.SidecarConfig#DEFAULT_VNODES}), so every
+ * sidecar with the same master list and vnodes sends a session to the same master. A new session is
  * created on the next reachable master in turn, which is sent the ring ({@link Placement}) so that it makes an id
  * whose place is its own. Schemas are placed by their uid, so a schema published through any sidecar is found
  * through any other.

@@ -25,6 +25,8 @@ import java.util.List;
  * @param self the index of the master asked
  */
 public record Placement(List<String> names, int vnodes, int self) {
+    /** The most virtual nodes per master a placement carries (a u16 on the wire). */
+    public static final int MAX_VNODES = 0xFFFF;
     /** The most masters a placement may name. */
     public static final int MAX_MASTERS = 1024;
     /** The longest master name, in bytes. */
@@ -34,7 +36,7 @@ public record Placement(List<String> names, int vnodes, int self) {
 
     public Placement {
         names = List.copyOf(names);
-        if (names.isEmpty() || names.size() > MAX_MASTERS || self < 0 || self >= names.size() || vnodes < 1 || vnodes > 0xFFFF) {
+        if (names.isEmpty() || names.size() > MAX_MASTERS || self < 0 || self >= names.size() || vnodes < 1 || vnodes > MAX_VNODES) {
             throw new IllegalArgumentException("placement of " + names.size() + " masters, self " + self + ", vnodes " + vnodes);
         }
         for (String name : names) {
