@@ -19,6 +19,11 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -34,6 +39,8 @@ import java.util.Map;
  */
 @ChannelHandler.Sharable
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
+
     private final SidecarService service;
     private final byte[] token;
 
@@ -45,12 +52,18 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         FullHttpResponse response;
+        // A request the codec could not read (the rest of the stream is dropped) or whose body was over max-body
+        // (skipped, so its content is empty) is answered as such, never acted on with what was left of it.
+        boolean decoded = request.decoderResult().isSuccess();
         try {
-            response = handle(request);
+            response = decoded ? handle(request) : undecodable(request);
         } catch (IllegalArgumentException e) {
             response = json(HttpResponseStatus.BAD_REQUEST, error("BAD_REQUEST", e.getMessage()));
+        } catch (RuntimeException e) {
+            log.error("admin {} {} failed", request.method(), request.uri(), e);
+            response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, error("INTERNAL", "admin call failed: " + e));
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && decoded;
         HttpUtil.setContentLength(response, response.content().readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         if (keepAlive) {
@@ -58,6 +71,20 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         } else {
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    private static FullHttpResponse undecodable(FullHttpRequest request) {
+        Throwable cause = request.decoderResult().cause();
+        boolean tooLarge = cause instanceof TooLongHttpContentException || cause instanceof TooLongHttpHeaderException
+                || cause instanceof TooLongHttpLineException;
+        return json(tooLarge ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE : HttpResponseStatus.BAD_REQUEST,
+                error(tooLarge ? "TOO_LARGE" : "BAD_REQUEST", "admin request: " + cause.getMessage()));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("closing admin connection {} after {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
     }
 
     private FullHttpResponse handle(FullHttpRequest request) {

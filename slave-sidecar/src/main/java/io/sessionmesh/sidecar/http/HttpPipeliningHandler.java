@@ -19,8 +19,9 @@ import java.util.ArrayDeque;
  * is written.
  *
  * <p>Also the connection's life: with {@code maxPipelined} requests waiting, the connection stops reading until at
- * most half are; an answer to a request that did not ask for keep-alive (or could not be decoded) is the last
- * one, and the connection closes after it; an idle connection closes only when no answer is due; answers still
+ * most half are; a request that did not ask for keep-alive (or could not be decoded) is the last one acted on:
+ * reading stops, requests already read behind it are dropped unexecuted, and the connection closes after its
+ * answer; an idle connection closes only when no answer is due; answers still
  * waiting when the connection closes are released.
  */
 final class HttpPipeliningHandler extends ChannelDuplexHandler {
@@ -31,6 +32,8 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     private boolean closing;
     /** Whether an answer was written since the last flush: a flush with nothing new is not passed on. */
     private boolean unflushed;
+    /** Set once a request that ends the connection was read: nothing read after it is acted on (RFC 9112 9.6). */
+    private boolean lastRequestRead;
 
     HttpPipeliningHandler(int maxPipelined) {
         this.maxPipelined = maxPipelined;
@@ -42,13 +45,22 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
+        if (lastRequestRead) {
+            // Pipelined behind a request that closes the connection: never executed, so never half-done (a write
+            // applied without an answer). The client sees the connection close and sends it again elsewhere.
+            request.release();
+            return;
+        }
         // After a request that could not be decoded, the decoder drops the rest of the stream: close after answering.
         // A body over max-body is different: the aggregator skips it and the stream stays in step.
         boolean keepAlive = HttpUtil.isKeepAlive(request) && (request.decoderResult().isSuccess()
                 || request.decoderResult().cause() instanceof TooLongHttpContentException);
         PipelinedRequest slot = new PipelinedRequest(request, keepAlive);
         pending.add(slot);
-        if (pending.size() >= maxPipelined) {
+        if (!keepAlive) {
+            lastRequestRead = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (pending.size() >= maxPipelined) {
             ctx.channel().config().setAutoRead(false);
         }
         ctx.fireChannelRead(slot);
@@ -85,7 +97,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
                 return;
             }
         }
-        if (pending.size() < maxPipelined / 2 + 1 && !ctx.channel().config().isAutoRead()) {
+        if (pending.size() < maxPipelined / 2 + 1 && !ctx.channel().config().isAutoRead() && !lastRequestRead) {
             ctx.channel().config().setAutoRead(true);
         }
     }

@@ -6,11 +6,13 @@ import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.SectionData;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -206,5 +208,36 @@ class AdminHandlerTest {
         assertEquals("close", r.headers().get(HttpHeaderNames.CONNECTION));
         r.release();
         assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void channelRead_bodyOverMaxBody_is413AndNothingIsEvicted_andTheConnectionCloses() {
+        String id = "s1";
+        cached(id);
+        FullHttpRequest evictAll = request(HttpMethod.DELETE, "/admin/cache");
+        evictAll.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException("the body is above the limit")));
+        FullHttpResponse r = call(evictAll);
+        assertJson(413, "{\"error\":\"TOO_LARGE\",\"message\":\"admin request: the body is above the limit\"}", r);
+        assertTrue(cache.contains(id), "a request refused for its body was acted on");
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void channelRead_undecodableRequest_is400AndCloses() {
+        FullHttpRequest broken = get("/admin/stats");
+        broken.setDecoderResult(DecoderResult.failure(new IllegalArgumentException("invalid version format: HTTQ/1.1")));
+        assertJson(400, "{\"error\":\"BAD_REQUEST\",\"message\":\"admin request: invalid version format: HTTQ/1.1\"}",
+                call(broken));
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void channelRead_unexpectedFailure_is500NamingIt_notAHungConnection() {
+        channel = new EmbeddedChannel(new AdminHandler(null, null)); // no service: every call but a 401 or 404 fails
+        FullHttpResponse r = call(get("/admin/stats"));
+        assertEquals(500, r.status().code());
+        String body = text(r);
+        assertTrue(body.contains("admin call failed: java.lang.NullPointerException"), body);
+        assertTrue(channel.isOpen(), "the next call on the connection is answered too");
     }
 }
