@@ -1,11 +1,9 @@
 package io.sessionmesh.client;
 
-import io.sessionmesh.master.MasterMain;
-import io.sessionmesh.master.testing.ServerProcess;
+import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.serialization.attribute.AttributeDecodeException;
 import io.sessionmesh.serialization.attribute.UnknownClassException;
 import io.sessionmesh.wire.transport.SectionDelta;
-import io.sessionmesh.sidecar.SidecarMain;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,21 +47,13 @@ class ClientIT {
     @BeforeAll
     static void start() throws Exception {
         master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
-                "../master-store/target/sessionmesh-master.jar"), "--port", "0"), MasterMain.LISTENING);
+                "../master-store/target/sessionmesh-master.jar"), "--port", "0"));
         sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
                 "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
-                "--admin-port", "0", "--vnodes", "256"), SidecarMain.LISTENING);
+                "--admin-port", "0", "--vnodes", "256"));
         sidecarUri = URI.create("http://127.0.0.1:" + sidecar.port());
         client = SessionMeshClient.builder().sidecar(sidecarUri).build();
-        for (int i = 0; i < 100 && !healthy(); i++) {
-            Thread.sleep(50);
-        }
-    }
-
-    static boolean healthy() throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + sidecar.port(SidecarMain.ADMIN) + "/admin/health")).build(), HttpResponse.BodyHandlers.ofString());
-        return r.statusCode() == 200;
+        sidecar.awaitHealthy();
     }
 
     @AfterAll

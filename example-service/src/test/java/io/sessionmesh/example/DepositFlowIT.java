@@ -2,9 +2,7 @@ package io.sessionmesh.example;
 
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
-import io.sessionmesh.master.MasterMain;
-import io.sessionmesh.master.testing.ServerProcess;
-import io.sessionmesh.sidecar.SidecarMain;
+import io.sessionmesh.testing.ServerProcess;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,13 +45,11 @@ class DepositFlowIT {
     @BeforeAll
     static void start() throws Exception {
         master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
-                "../master-store/target/sessionmesh-master.jar"), "--port", "0"), MasterMain.LISTENING);
+                "../master-store/target/sessionmesh-master.jar"), "--port", "0"));
         sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
                 "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
-                "--admin-port", "0", "--vnodes", "256"), SidecarMain.LISTENING);
-        for (int i = 0; i < 100 && stats() == null; i++) {
-            Thread.sleep(50);
-        }
+                "--admin-port", "0", "--vnodes", "256"));
+        sidecar.awaitHealthy();
     }
 
     @AfterAll
@@ -70,7 +66,7 @@ class DepositFlowIT {
     /** The sidecar's admin stats as text, or null while it is not up. */
     static String stats() throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + sidecar.port(SidecarMain.ADMIN) + "/admin/stats")).build(), HttpResponse.BodyHandlers.ofString());
+                + sidecar.port("admin") + "/admin/stats")).build(), HttpResponse.BodyHandlers.ofString());
         return r.statusCode() == 200 ? r.body() : null;
     }
 

@@ -1,9 +1,7 @@
 package io.sessionmesh.consistency;
 
-import io.sessionmesh.master.MasterMain;
-import io.sessionmesh.master.testing.ServerProcess;
-import io.sessionmesh.master.testing.TcpProxy;
-import io.sessionmesh.sidecar.SidecarMain;
+import io.sessionmesh.testing.ServerProcess;
+import io.sessionmesh.testing.TcpProxy;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -39,7 +37,7 @@ final class ConsistencyCluster implements AutoCloseable {
         this.lease = lease;
         this.extraSidecarFlags = extraSidecarFlags;
         master = ServerProcess.start(ServerProcess.command(jar("master.jar", "master-store/target/sessionmesh-master.jar"),
-                "--port", "0", "--lease", lease.toMillis() + "ms"), MasterMain.LISTENING);
+                "--port", "0", "--lease", lease.toMillis() + "ms"));
         proxy = TcpProxy.start(new InetSocketAddress("127.0.0.1", master.port()));
         apiPorts = new int[sidecarCount];
         adminPorts = new int[sidecarCount];
@@ -73,29 +71,17 @@ final class ConsistencyCluster implements AutoCloseable {
                 "--master-timeout", "1s", "--vnodes", "256", "--io-threads", "1"));
         flags.addAll(extraSidecarFlags);
         ServerProcess p = ServerProcess.start(ServerProcess.command(jar("sidecar.jar",
-                "slave-sidecar/target/sessionmesh-sidecar.jar"), flags.toArray(String[]::new)), SidecarMain.LISTENING);
+                "slave-sidecar/target/sessionmesh-sidecar.jar"), flags.toArray(String[]::new)));
         sidecars.set(i, p);
         everySidecar.add(Map.entry(i, p));
         apiPorts[i] = p.port();
-        adminPorts[i] = p.port(SidecarMain.ADMIN);
+        adminPorts[i] = p.port("admin");
         awaitLease(i);
     }
 
-    /** Waits (10 s at most) until the sidecar holds a valid lease with the master. */
-    void awaitLease(int i) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try {
-                HttpResponse<String> h = admin(i, "/admin/health");
-                if (h.statusCode() == 200 && h.body().contains("\"valid\":true")) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not up yet
-            }
-            Thread.sleep(20);
-        }
-        throw new IllegalStateException("sidecar " + i + " got no lease in 10 s: " + sidecars.get(i).output);
+    /** Waits until the sidecar holds a valid lease with the master. */
+    void awaitLease(int i) {
+        sidecars.get(i).awaitHealthy("\"valid\":true");
     }
 
     /** SIGKILL: the sidecar dies with its cache, its connections reset by the kernel. */

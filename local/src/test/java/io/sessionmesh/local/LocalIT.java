@@ -1,7 +1,6 @@
 package io.sessionmesh.local;
 
-import io.sessionmesh.master.testing.ServerProcess;
-import io.sessionmesh.sidecar.SidecarMain;
+import io.sessionmesh.testing.ServerProcess;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,25 +37,15 @@ class LocalIT {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static void awaitUp(int adminPort) throws Exception {
-        for (int i = 0; i < 100; i++) {
-            if (call(adminPort, "GET", "/admin/health", null).statusCode() == 200) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the sidecar never reported UP");
-    }
-
     /** Without --masters: the sidecar with its own master inside serves the whole API, and stops cleanly. */
     @Test
     void localJar_noFlags_oneProcessWritesReadsAndInvalidates() throws Exception {
         try (ServerProcess s = ServerProcess.start(ServerProcess.command(localJar(), "--port", "0", "--admin-port", "0",
-                "--vnodes", "16"), SidecarMain.LISTENING)) {
+                "--vnodes", "16"))) {
             assertTrue(s.output.stream().anyMatch(l -> l.startsWith("SessionMesh embedded master (local development mode) on 127.0.0.1:")),
                     String.join("\n", s.output));
             int api = s.port();
-            awaitUp(s.port(SidecarMain.ADMIN));
+            s.awaitHealthy();
             Matcher id = ID.matcher(call(api, "POST", "/v1/sessions", null).body());
             assertTrue(id.find());
             String sid = id.group(1);
@@ -71,7 +60,7 @@ class LocalIT {
             assertEquals(204, call(api, "DELETE", "/v1/sessions/" + sid, null).statusCode());
             assertEquals(404, call(api, "GET", "/v1/sessions/" + sid + "?sections=cart", null).statusCode());
             assertEquals(400, call(api, "GET", "/v1/sessions/bad!id?sections=cart", null).statusCode());
-            String stats = call(s.port(SidecarMain.ADMIN), "GET", "/admin/stats", null).body();
+            String stats = call(s.port("admin"), "GET", "/admin/stats", null).body();
             Matcher sent = Pattern.compile("\"master_bytes_sent\":(\\d+)").matcher(stats);
             Matcher received = Pattern.compile("\"master_bytes_received\":(\\d+)").matcher(stats);
             assertTrue(sent.find() && received.find(), stats);
@@ -88,9 +77,9 @@ class LocalIT {
     @Test
     void localJar_mastersGiven_runsAsAPlainSidecar() throws Exception {
         try (ServerProcess s = ServerProcess.start(ServerProcess.command(localJar(), "--masters", "127.0.0.1:1",
-                "--port", "0", "--admin-port", "0", "--vnodes", "16"), SidecarMain.LISTENING)) {
+                "--port", "0", "--admin-port", "0", "--vnodes", "16"))) {
             assertTrue(s.output.stream().noneMatch(l -> l.startsWith("SessionMesh embedded master")), String.join("\n", s.output));
-            assertEquals(503, call(s.port(SidecarMain.ADMIN), "GET", "/admin/health", null).statusCode());
+            assertEquals(503, call(s.port("admin"), "GET", "/admin/health", null).statusCode());
         }
     }
 }

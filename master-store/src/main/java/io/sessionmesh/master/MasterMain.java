@@ -2,6 +2,7 @@ package io.sessionmesh.master;
 
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
+import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 
 import java.util.Map;
@@ -37,6 +38,7 @@ public final class MasterMain {
             server.close();
             stopped.countDown();
         }, "master-shutdown"));
+        ReadyFile.write(config.readyFile(), Map.of("master", server.address()));
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
         System.out.flush();
         stopped.await();

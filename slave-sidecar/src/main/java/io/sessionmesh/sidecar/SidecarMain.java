@@ -1,8 +1,11 @@
 package io.sessionmesh.sidecar;
 
+import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -49,6 +52,13 @@ public final class SidecarMain {
                     + ", effective configuration:");
             System.out.print(server.embeddedMasterDescription());
         }
+        Map<String, InetSocketAddress> endpoints = new LinkedHashMap<>();
+        endpoints.put("api", server.address());
+        endpoints.put("admin", server.adminAddress());
+        if (server.embeddedMasterAddress() != null) {
+            endpoints.put("embedded-master", server.embeddedMasterAddress());
+        }
+        ReadyFile.write(config.readyFile(), endpoints);
         System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
         System.out.flush();

@@ -11,6 +11,7 @@ import io.sessionmesh.sidecar.service.InvalidationHandler;
 import io.sessionmesh.sidecar.service.SidecarService;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -50,7 +51,7 @@ public final class SidecarServer implements AutoCloseable {
     /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
     private final UUID holderId = UUID.randomUUID();
 
-    private SidecarServer(SidecarConfig config) throws InterruptedException {
+    private SidecarServer(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
         this.config = config;
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-accept", true), NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
@@ -65,7 +66,7 @@ public final class SidecarServer implements AutoCloseable {
                 .build();
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
-        SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl());
+        SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl(), cacheTicker);
         this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
         List<InetSocketAddress> masters = embeddedMaster == null ? config.masters() : List.of(embeddedMaster.address());
         this.router = new MasterRouter(masters, config.vnodes(), pool, workers,
@@ -90,10 +91,15 @@ public final class SidecarServer implements AutoCloseable {
      *     ({@link EmbeddedMaster#MISSING})
      */
     public static SidecarServer start(SidecarConfig config) throws InterruptedException {
+        return start(config, Ticker.systemTicker());
+    }
+
+    /** A sidecar whose cache keeps time by {@code cacheTicker} (tests move it by hand, so expiry needs no waiting). */
+    static SidecarServer start(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
         if (config.embeddedMaster() && EmbeddedMaster.factory().isEmpty()) {
             throw new IllegalStateException(EmbeddedMaster.MISSING);
         }
-        return new SidecarServer(config);
+        return new SidecarServer(config, cacheTicker);
     }
 
     private static EmbeddedMaster startEmbeddedMaster() throws InterruptedException {

@@ -1,7 +1,6 @@
 package io.sessionmesh.sidecar;
 
-import io.sessionmesh.master.MasterMain;
-import io.sessionmesh.master.testing.ServerProcess;
+import io.sessionmesh.testing.ServerProcess;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,13 +38,13 @@ class SidecarIT {
     }
 
     static ServerProcess master(int port) throws IOException {
-        return ServerProcess.start(ServerProcess.command(masterJar(), "--port", String.valueOf(port)), MasterMain.LISTENING);
+        return ServerProcess.start(ServerProcess.command(masterJar(), "--port", String.valueOf(port)));
     }
 
     static ServerProcess sidecar(int masterPort) throws IOException {
         return ServerProcess.start(ServerProcess.command(sidecarJar(), "--masters", "127.0.0.1:" + masterPort, "--port", "0",
                 "--admin-port", "0", "--reconnect-min", "50ms", "--reconnect-max", "300ms", "--heartbeat-interval", "200ms",
-                "--master-timeout", "1s", "--vnodes", "256"), SidecarMain.LISTENING);
+                "--master-timeout", "1s", "--vnodes", "256"));
     }
 
     static HttpResponse<String> call(int port, String method, String path, String body) throws IOException, InterruptedException {
@@ -55,21 +54,11 @@ class SidecarIT {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static void awaitUp(int adminPort) throws Exception {
-        for (int i = 0; i < 100; i++) {
-            if (call(adminPort, "GET", "/admin/health", null).statusCode() == 200) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the sidecar never reported UP");
-    }
-
     @Test
     void curlSession_throughRealProcesses() throws Exception {
         try (ServerProcess m = master(0); ServerProcess s = sidecar(m.port())) {
             int api = s.port();
-            awaitUp(s.port(SidecarMain.ADMIN));
+            s.awaitHealthy();
             HttpResponse<String> created = call(api, "POST", "/v1/sessions", null);
             assertEquals(201, created.statusCode());
             Matcher id = ID.matcher(created.body());
@@ -108,7 +97,7 @@ class SidecarIT {
         int masterPort = m.port();
         try (ServerProcess s = sidecar(masterPort)) {
             int api = s.port();
-            awaitUp(s.port(SidecarMain.ADMIN));
+            s.awaitHealthy();
             Map<String, Integer> before = traffic(api, 1_000_000_000L);
             assertTrue(before.getOrDefault("201", 0) > 5 && before.keySet().stream().allMatch(k -> k.startsWith("2")), before.toString());
 

@@ -1,19 +1,18 @@
 package io.sessionmesh.sidecar;
 
-/** Helpers for tests that talk to a sidecar. */
+import io.sessionmesh.sidecar.master.MasterPool;
+import io.sessionmesh.testing.Await;
+
+import java.time.Duration;
+
+/** Helpers for tests that run a sidecar in-process. */
 final class TestHttp {
     private TestHttp() {
     }
 
-    /** Waits (at most 10 s) until the sidecar has a connection to every master. */
-    static void awaitHealthy(SidecarServer sidecar) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (sidecar.service().router().pools().stream().allMatch(p -> p.isUp())) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new IllegalStateException("the sidecar did not connect to its masters in 10 s");
+    /** Waits until the sidecar has a connection to every master. */
+    static void awaitHealthy(SidecarServer sidecar) {
+        Await.until("the sidecar to connect to all its masters", Duration.ofSeconds(10),
+                () -> sidecar.service().router().pools().stream().allMatch(MasterPool::isUp));
     }
 }

@@ -1,10 +1,12 @@
 package io.sessionmesh.master.config;
 
 import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.transport.TransportLimits;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -27,6 +29,8 @@ import java.util.Map;
  *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
  *   <tr><td>lease</td><td>2s</td><td>how long a cache (sidecar) may serve what it holds after the master last heard
  *       from it on its control connection; the longest a write waits for a cache that does not confirm an invalidation</td></tr>
+ *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid} and {@code master=host:port} there
+ *       ({@link ReadyFile}): how a supervisor or a test learns the port</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
  *       max-section, max-sections, max-session, max-sessions, max-store, max-schemas, max-schema</td>
  *       <td>see {@link StoreLimits}</td><td>the store's limits</td></tr>
@@ -53,6 +57,7 @@ public final class MasterConfig {
     private final Duration shutdownGrace;
     private final Duration lease;
     private final StoreLimits store;
+    private final Path readyFile;
     private final String description;
 
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
@@ -68,6 +73,7 @@ public final class MasterConfig {
                 Duration.ofMillis(100), Duration.ofDays(1));
         shutdownGrace = c.duration("shutdown-grace", DEFAULT_SHUTDOWN_GRACE, Duration.ZERO, Duration.ofMinutes(10));
         lease = c.duration("lease", DEFAULT_LEASE, Duration.ofMillis(100), Duration.ofMinutes(1));
+        readyFile = c.path(ReadyFile.SETTING, null);
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
         Duration year = Duration.ofDays(365);
@@ -152,6 +158,11 @@ public final class MasterConfig {
 
     public StoreLimits store() {
         return store;
+    }
+
+    /** Where to write the ready file once listening, or null. */
+    public Path readyFile() {
+        return readyFile;
     }
 
     /** How long a cache's lease runs from the master's last answer to it on its control connection. */

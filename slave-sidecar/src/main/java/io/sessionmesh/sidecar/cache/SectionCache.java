@@ -46,8 +46,8 @@ public final class SectionCache {
         this(maxBytes, maxTtl, Ticker.systemTicker());
     }
 
-    /** With a ticker of the test's choosing. */
-    SectionCache(long maxBytes, Duration maxTtl, Ticker ticker) {
+    /** With a clock of the caller's choosing (tests move it by hand, so nothing waits for expiry). */
+    public SectionCache(long maxBytes, Duration maxTtl, Ticker ticker) {
         this.enabled = maxBytes > 0;
         this.maxTtlNanos = maxTtl.toNanos();
         this.ticker = ticker;

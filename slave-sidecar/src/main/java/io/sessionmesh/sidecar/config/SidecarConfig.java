@@ -1,11 +1,13 @@
 package io.sessionmesh.sidecar.config;
 
+import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.placement.Placement;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,8 @@ import java.util.Map;
  *   <tr><td>stale-read-window</td><td>0 (off)</td><td>with no master reachable, serve cached sections, marked
  *       {@code X-SessionMesh-Stale: true}, for this long after the lease ran out</td></tr>
  *   <tr><td>vnodes</td><td>{@value #DEFAULT_VNODES}</td><td>virtual nodes per master on the hash ring</td></tr>
+ *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid}, {@code api}, {@code admin} (and
+ *       {@code embedded-master}) as {@code host:port} there ({@link ReadyFile})</td></tr>
  *   <tr><td>schema-cache</td><td>{@value #DEFAULT_SCHEMA_CACHE}</td><td>one-nio schemas kept in memory</td></tr>
  * </table>
  */
@@ -91,6 +95,7 @@ public final class SidecarConfig {
     private final Duration staleReadWindow;
     private final int vnodes;
     private final int schemaCache;
+    private final Path readyFile;
     private final String description;
 
     /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
@@ -131,6 +136,7 @@ public final class SidecarConfig {
         }
         vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, Placement.MAX_VNODES);
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
+        readyFile = c.path(ReadyFile.SETTING, null);
         description = c.describe();
         if (reconnectMin.compareTo(reconnectMax) > 0) {
             throw new IllegalArgumentException("reconnect-min " + Units.formatDuration(reconnectMin) + " is above reconnect-max "
@@ -260,6 +266,11 @@ public final class SidecarConfig {
 
     public int schemaCache() {
         return schemaCache;
+    }
+
+    /** Where to write the ready file once listening, or null. */
+    public Path readyFile() {
+        return readyFile;
     }
 
     /** Limits for the transport codecs: messages as large as a body may be. */

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A master that accepts connections, lets the sidecar register, and then never answers (hung): the sidecar answers
  * 504 within its timeout.
  */
-class UnresponsiveMasterTest {
+class UnresponsiveMasterIT {
     /** Reads frames; answers REGISTER (lease 2 s, slot 0) and nothing else. */
     static void answerOnlyRegister(Socket s) {
         try {

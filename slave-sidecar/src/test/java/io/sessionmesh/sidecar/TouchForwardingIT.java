@@ -4,6 +4,7 @@ import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.service.SidecarService;
+import io.sessionmesh.testing.Await;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Touches of many cached sessions go to the master in batches that stay under its in-flight limit: found by the load
  * generator, where 5,500 touches sent at once made the master refuse users' writes on the same connection (503).
  */
-class TouchForwardingTest {
+class TouchForwardingIT {
     static final HttpClient http = HttpClient.newHttpClient();
     /** Above one batch of touches, far below the sessions touched. */
     static final int MASTER_MAX_IN_FLIGHT = SidecarService.MAX_TOUCHES_IN_FLIGHT + 32;
@@ -53,10 +55,8 @@ class TouchForwardingTest {
             assertEquals(SESSIONS, sidecar.service().pendingTouches());
 
             sidecar.service().forwardTouches();
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (master.stats().get("touches") - touchesBefore < SESSIONS && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Await.until(SESSIONS + " touches to reach the master", Duration.ofSeconds(10),
+                    () -> master.stats().get("touches") - touchesBefore >= SESSIONS);
             assertEquals(SESSIONS, master.stats().get("touches") - touchesBefore, "touches that reached the master");
             assertEquals(0L, master.stats().get("in_flight_refused"), "the master refused requests: the batch was too big");
             assertEquals(0, sidecar.service().pendingTouches());

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Three masters, two sidecars with the same master list: sessions land where every sidecar looks for them. */
-class MultiMasterTest {
+class MultiMasterIT {
     static final List<MasterServer> masters = new ArrayList<>();
     static SidecarServer one;
     static SidecarServer two;

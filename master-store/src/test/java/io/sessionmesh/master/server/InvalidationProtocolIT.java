@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** REGISTER, INVALIDATE and the write's wait, over real TCP against an in-process master (lease 400 ms). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class InvalidationProtocolTest {
+class InvalidationProtocolIT {
     static final long LEASE_MS = 400;
     static final AtomicLong SEQUENCE = new AtomicLong();
     static MasterServer master;

@@ -17,7 +17,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class AdminTokenTest {
+class AdminTokenIT {
     @Test
     void withAToken_adminCallsWithoutItAre401_withItAnswer() throws Exception {
         try (MasterServer master = MasterServer.start(MasterConfig.of(Map.of("port", "0")));

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The REST contract through real HTTP: a master and a sidecar on loopback ports, in this JVM. */
-class SidecarApiTest {
+class SidecarApiIT {
     static MasterServer master;
     static SidecarServer sidecar;
     static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

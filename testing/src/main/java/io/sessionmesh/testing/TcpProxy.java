@@ -1,4 +1,4 @@
-package io.sessionmesh.master.testing;
+package io.sessionmesh.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
