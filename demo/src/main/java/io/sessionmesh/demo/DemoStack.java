@@ -1,5 +1,7 @@
 package io.sessionmesh.demo;
 
+import io.sessionmesh.settings.ReadyFile;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -7,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,9 +30,7 @@ final class DemoStack {
     /** Heap of each process: the demo's data is a few tens of megabytes. */
     static final String HEAP = "-Xmx384m";
 
-    private static final Pattern MASTER = Pattern.compile("SessionMesh master listening on [^:]+:(\\d+)");
-    private static final Pattern SIDECAR = Pattern.compile("SessionMesh sidecar listening on [^:]+:(\\d+)");
-    private static final Pattern SIDECAR_ADMIN = Pattern.compile("SessionMesh sidecar admin on [^:]+:(\\d+)");
+    /** The example service is Spring Boot's: it announces its port in its log, not in a ready file. */
     private static final Pattern SERVICE = Pattern.compile("Tomcat started on port (\\d+)");
 
     final int masterPort;
@@ -60,12 +61,15 @@ final class DemoStack {
         Files.createDirectories(o.state());
         List<Process> started = new ArrayList<>();
         try {
-            Process m = launch(o.state(), "master", started, "-jar", master.toString(), "--port", String.valueOf(o.masterPort()));
-            int masterPort = await(m, o.state(), "master", MASTER);
+            Process m = launch(o.state(), "master", started, "-jar", master.toString(), "--port", String.valueOf(o.masterPort()),
+                    "--ready-file", readyFile(o.state(), "master").toString());
+            int masterPort = awaitReady(m, o.state(), "master").port("master");
             Process s = launch(o.state(), "sidecar", started, "-jar", sidecar.toString(), "--masters", "127.0.0.1:" + masterPort,
-                    "--port", String.valueOf(o.sidecarPort()), "--admin-port", String.valueOf(o.sidecarAdminPort()));
-            int sidecarPort = await(s, o.state(), "sidecar", SIDECAR);
-            int adminPort = await(s, o.state(), "sidecar", SIDECAR_ADMIN);
+                    "--port", String.valueOf(o.sidecarPort()), "--admin-port", String.valueOf(o.sidecarAdminPort()),
+                    "--ready-file", readyFile(o.state(), "sidecar").toString());
+            ReadyFile sidecarReady = awaitReady(s, o.state(), "sidecar");
+            int sidecarPort = sidecarReady.port("api");
+            int adminPort = sidecarReady.port("admin");
             Process e = launch(o.state(), "service", started, "-jar", service.toString(), "--server.port=" + o.servicePort(), "--server.address=127.0.0.1",
                     "--sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecarPort);
             int servicePort = await(e, o.state(), "service", SERVICE);
@@ -114,6 +118,24 @@ final class DemoStack {
 
     private static java.io.File nullDevice() {
         return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+
+    private static Path readyFile(Path state, String name) throws IOException {
+        Path file = state.resolve(name + ".ready");
+        Files.deleteIfExists(file); // from a run before: the new process writes its own
+        return file;
+    }
+
+    /** Waits for the process's ready file (its ports); on failure, says so with the end of its log. */
+    private static ReadyFile awaitReady(Process p, Path state, String name) throws IOException {
+        try {
+            return ReadyFile.await(state.resolve(name + ".ready"), Duration.ofSeconds(START_TIMEOUT_SECONDS), "the " + name,
+                    p::isAlive);
+        } catch (IllegalStateException e) {
+            Path log = state.resolve(name + ".log");
+            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            throw new IllegalStateException(e.getMessage() + "; the end of " + log + ":\n" + tail(text, 20), e);
+        }
     }
 
     /** Waits for a line of the process's log and answers the port in it. */

@@ -1,5 +1,7 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.settings.ReadyFile;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,26 +14,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Masters and sidecars as processes from their jars, on free loopback ports, for the load generators and the
- * benchmarks' tests: each started and waited for until it prints where it listens; all stopped (SIGTERM, then
+ * benchmarks' tests: each started and waited for until its ready file says where it listens; all stopped (SIGTERM, then
  * SIGKILL) by {@link #close}. JVM flags and server flags are the caller's; the defaults are the load generator's.
  *
  * <table>
  *   <caption>Limits</caption>
  *   <tr><th>what</th><th>value</th></tr>
- *   <tr><td>a process's start, until it prints its addresses</td><td>{@value #START_TIMEOUT_SECONDS} s</td></tr>
+ *   <tr><td>a process's start, until it writes its ready file</td><td>{@value #START_TIMEOUT_SECONDS} s</td></tr>
  *   <tr><td>a sidecar's first master connection ({@link #awaitMaster})</td><td>{@value #MASTER_TIMEOUT_SECONDS} s</td></tr>
  *   <tr><td>a process's stop, after SIGTERM, before SIGKILL</td><td>{@value #STOP_TIMEOUT_SECONDS} s</td></tr>
  * </table>
  */
 public final class ServerProcesses implements AutoCloseable {
-    /** Longest wait for a process to print where it listens. */
+    /** Longest wait for a process to write its ready file. */
     public static final long START_TIMEOUT_SECONDS = 60;
     /** Longest wait for a sidecar to reach its master. */
     public static final long MASTER_TIMEOUT_SECONDS = 30;
@@ -44,7 +45,6 @@ public final class ServerProcesses implements AutoCloseable {
     /** Virtual nodes of each master on a sidecar's ring: one master here, so few are enough. */
     public static final int SIDECAR_VNODES = 256;
     private static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private static final Pattern ADDRESS = Pattern.compile("SessionMesh (master listening|sidecar listening|sidecar admin) on [^:]+:(\\d+)");
 
     private final List<Process> processes = new ArrayList<>();
 
@@ -59,7 +59,7 @@ public final class ServerProcesses implements AutoCloseable {
         List<String> args = new ArrayList<>(jvm);
         args.addAll(List.of("-jar", jar.toString(), "--port", "0"));
         args.addAll(flags);
-        return start(args, 1)[0];
+        return start(args, "master")[0];
     }
 
     /** A sidecar of the master at {@code masterPort}, with the load generator's JVM; its REST and admin ports. */
@@ -77,7 +77,7 @@ public final class ServerProcesses implements AutoCloseable {
         args.addAll(List.of("-jar", jar.toString(), "--masters", "127.0.0.1:" + masterPort, "--port", "0",
                 "--admin-port", "0", "--vnodes", String.valueOf(SIDECAR_VNODES)));
         args.addAll(flags);
-        return start(args, 2);
+        return start(args, "api", "admin");
     }
 
     /** Waits until the sidecar whose admin port is {@code adminPort} reaches a master (it answers 503 until then). */
@@ -108,44 +108,42 @@ public final class ServerProcesses implements AutoCloseable {
         }
     }
 
-    /** Starts {@code java args} and reads its output until it has printed {@code ports} addresses (REST first). */
-    private int[] start(List<String> args, int ports) throws IOException {
+    /**
+     * Starts {@code java args} with a ready file and waits for it; answers the ports of {@code endpoints} it names.
+     * The output is drained (and kept, for the message when the process does not come up).
+     */
+    private int[] start(List<String> args, String... endpoints) throws IOException {
+        Path readyFile = Files.createTempFile("sessionmesh-ready", ".properties");
+        Files.delete(readyFile);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(args);
+        cmd.addAll(List.of("--" + ReadyFile.SETTING, readyFile.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         processes.add(p);
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        int[] found = new int[ports];
-        int seen = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
-        List<String> output = new ArrayList<>();
-        for (String line; seen < ports && System.nanoTime() < deadline && (line = r.readLine()) != null; ) {
-            output.add(line);
-            Matcher m = ADDRESS.matcher(line);
-            if (m.find()) {
-                int port = Integer.parseInt(m.group(2));
-                if (m.group(1).equals("sidecar admin")) {
-                    found[ports - 1] = port;
-                } else {
-                    found[0] = port;
-                }
-                seen++;
-            }
-        }
-        if (seen < ports) {
-            throw new IllegalStateException("did not start: " + cmd + "\n" + String.join("\n", output));
-        }
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
         Thread drain = new Thread(() -> {
-            try {
-                r.lines().forEach(l -> { });
-            } catch (java.io.UncheckedIOException e) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                r.lines().forEach(output::add);
+            } catch (IOException | java.io.UncheckedIOException e) {
                 // the process was stopped
             }
         }, "drain-" + p.pid());
         drain.setDaemon(true);
         drain.start();
-        return found;
+        ReadyFile ready;
+        try {
+            ready = ReadyFile.await(readyFile, Duration.ofSeconds(START_TIMEOUT_SECONDS), String.join(" ", cmd), p::isAlive);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "\n" + String.join("\n", output), e);
+        } finally {
+            Files.deleteIfExists(readyFile);
+        }
+        int[] ports = new int[endpoints.length];
+        for (int i = 0; i < endpoints.length; i++) {
+            ports[i] = ready.port(endpoints[i]);
+        }
+        return ports;
     }
 
     /** Stops every process started here: SIGTERM, then SIGKILL for those still running after the stop timeout. */
