@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end comparison of benchmarks/RESULTS.md, section 6, in one run: shared/WORKLOAD.md at 1/100 scale
+# The end-to-end comparison of benchmarks/RESULTS.md, section 6, in one run: docs/WORKLOAD.md at 1/100 scale
 # through SessionMesh (binary, then JSON: a master and 3 sidecars each, processes) and through Spring Session on
 # the local Redis, closed loop then open loop at one rate for all, with the TCP round-trip floor and Redis's own
 # floor (redis-benchmark PING) measured first. About 15 minutes. Flags after the script's name go to the load

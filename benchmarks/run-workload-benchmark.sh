@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sidecars' hit ratio on shared/WORKLOAD.md with stickiness and without it, and the write latency that waiting
+# The sidecars' hit ratio on docs/WORKLOAD.md with stickiness and without it, and the write latency that waiting
 # for invalidations adds (benchmarks/RESULTS.md, section 5), in one run: each mode on a fresh master and 12 fresh
 # sidecars (4 services x 3 nodes), the TCP round-trip floor measured first in the same run. About 3 minutes.
 # Flags after the script's name go to WorkloadDriver (--sessions, --users, --warmup, --duration, --modes).

@@ -2,7 +2,7 @@ package io.sessionmesh.demo;
 
 /**
  * The end-user requests the demo sends to the example service, with their share of the mix: four reads to one
- * write, each reading one to three sections declared up front (shared/WORKLOAD.md). Login is not in the mix: it
+ * write, each reading one to three sections declared up front (docs/WORKLOAD.md). Login is not in the mix: it
  * runs at the workload's session creation rate.
  */
 enum DemoRequest {

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * What a login service leaves in a new session, shaped like shared/WORKLOAD.md: {@value #SECTIONS} sections of
+ * What a login service leaves in a new session, shaped like docs/WORKLOAD.md: {@value #SECTIONS} sections of
  * {@value #ATTRIBUTES_PER_SECTION} attributes each. The sections this service reads hold typed values (a client
  * record, a currency, rates, cards, limits); every section also carries what other services keep there: a source,
  * a date, flags and an opaque byte[] of the workload's log-normal size ({@link ValueSizes}: median 200 B, p99 about

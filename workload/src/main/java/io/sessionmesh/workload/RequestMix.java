@@ -8,7 +8,7 @@ import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
- * The end-user requests of shared/WORKLOAD.md. {@value #SERVICES} consumer services of {@value #NODES_PER_SERVICE}
+ * The end-user requests of docs/WORKLOAD.md. {@value #SERVICES} consumer services of {@value #NODES_PER_SERVICE}
  * nodes each; each service has {@value #ENDPOINTS_PER_SERVICE} endpoints, each declaring 1 to
  * {@value #MAX_READ_SECTIONS} sections up front (read in one batch). Each service's endpoints draw their sections from
  * its own window of {@value #WINDOW} names of the uniform shape's {@value SessionShape#SECTIONS}; neighbouring

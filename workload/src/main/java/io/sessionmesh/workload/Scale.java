@@ -3,7 +3,7 @@ package io.sessionmesh.workload;
 import java.time.Duration;
 
 /**
- * The workload's size and churn (shared/WORKLOAD.md). A scaled-down run keeps the ratios: with n active sessions,
+ * The workload's size and churn (docs/WORKLOAD.md). A scaled-down run keeps the ratios: with n active sessions,
  * n x {@value #FULL_NEW_SESSIONS_PER_MINUTE} / {@value #FULL_ACTIVE_SESSIONS} new ones a minute (a fifth of the set),
  * each replacing an old one, which then idles out after {@link #IDLE_TIMEOUT}.
  *

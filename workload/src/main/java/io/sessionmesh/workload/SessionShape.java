@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
- * How many sections a session has and how many attributes each holds (shared/WORKLOAD.md). Section names are shared
+ * How many sections a session has and how many attributes each holds (docs/WORKLOAD.md). Section names are shared
  * across sessions: a session of n sections has the first n of {@link #SECTION_NAMES}; attributes are named
  * {@link #attribute(int) a0, a1, ...}.
  *

@@ -3,7 +3,7 @@ package io.sessionmesh.workload;
 import java.util.Random;
 
 /**
- * Attribute value sizes of shared/WORKLOAD.md: log-normal with a median of {@value #MEDIAN_BYTES} bytes and a 99th
+ * Attribute value sizes of docs/WORKLOAD.md: log-normal with a median of {@value #MEDIAN_BYTES} bytes and a 99th
  * percentile of {@value #P99_BYTES}, clamped to {@value #MIN_BYTES}..{@value #MAX_BYTES}. Sigma follows from the two
  * quantiles: ln(p99 / median) / z(0.99), with z(0.99) = {@value #Z99}. The mean is about 700 bytes. A seed gives the
  * same sizes every run ({@link Random#nextGaussian()} behind them). Not thread-safe: one instance a thread.

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The attribute values of shared/WORKLOAD.md, made deterministically (seeded): client records (names, dates, cards,
+ * The attribute values of docs/WORKLOAD.md, made deterministically (seeded): client records (names, dates, cards,
  * deposits, a map of BigDecimal rates, offers) grown to a target serialized size, as the {@link SerializedSize} given
  * measures it, and the 5 x 1 KB byte[] message. The same value for the same kind and the same size function, every
  * run. Thread-safe if the size function is.

@@ -16,7 +16,7 @@ import java.util.random.RandomGenerator;
  * </table>
  */
 public final class Zipf {
-    /** The workload's skew (shared/WORKLOAD.md). */
+    /** The workload's skew (docs/WORKLOAD.md). */
     public static final double WORKLOAD_S = 0.99;
     /** The most ranks a sampler holds. */
     public static final int MAX_RANKS = 10_000_000;

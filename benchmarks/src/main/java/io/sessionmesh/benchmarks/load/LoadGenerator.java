@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The end-to-end load generator of shared/WORKLOAD.md: {@code java -jar benchmarks/target/sessionmesh-load.jar
+ * The end-to-end load generator of docs/WORKLOAD.md: {@code java -jar benchmarks/target/sessionmesh-load.jar
  * [flags]} ({@link LoadOptions}). For each mode (closed loop first), for each system in turn (SessionMesh binary,
  * SessionMesh JSON, Spring Session on Redis), it loads the system with the same workload through its real client,
  * skips the warm-up, measures, and prints a progress line every 5 s. The open loop offers every system the same

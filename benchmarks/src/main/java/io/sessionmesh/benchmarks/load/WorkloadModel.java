@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * shared/WORKLOAD.md as the load generator uses it (the parts are io.sessionmesh.workload's): sessions of the uniform
+ * docs/WORKLOAD.md as the load generator uses it (the parts are io.sessionmesh.workload's): sessions of the uniform
  * shape (12 sections of 5 attributes), values from the workload's pool (client records of one-nio sizes and byte[]
  * blobs), and the request mix. One seed makes the pool, then the endpoints, from one generator, so a seed gives the
  * endpoints recorded in the result files.

@@ -19,7 +19,7 @@ import java.util.Random;
 
 /**
  * Heap bytes per session of the master's store against the payload it holds, at the scale of a real master:
- * {@code sessions} sessions of shared/WORKLOAD.md (12 sections of 5 attributes, log-normal value sizes),
+ * {@code sessions} sessions of docs/WORKLOAD.md (12 sections of 5 attributes, log-normal value sizes),
  * written through the store's own write path. Heap is measured after full GCs, before and after filling.
  *
  * <pre>java -Xmx12g -cp benchmarks.jar io.sessionmesh.benchmarks.master.HeapPerSession [--sessions N]</pre>

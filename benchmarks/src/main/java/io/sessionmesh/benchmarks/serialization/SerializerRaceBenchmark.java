@@ -21,7 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The serializer race of the reference system, rerun on the values of shared/WORKLOAD.md: the full round
+ * The serializer race of the reference system, rerun on the values of docs/WORKLOAD.md: the full round
  * trip of one attribute value (to bytes and back), and each half, for every {@link Contender}. For
  * SESSIONMESH the round trip includes compression and decompression (serialize, compress, decompress,
  * deserialize).

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The standard workload of shared/WORKLOAD.md (io.sessionmesh.workload), end to end, through real sidecars and a real
+ * The standard workload of docs/WORKLOAD.md (io.sessionmesh.workload), end to end, through real sidecars and a real
  * master (processes on loopback, {@link DriverCluster}): 4 services x 3 nodes, each node with its own sidecar; every
  * end-user request passes through 2 of the services in turn, each reading 1 to 3 sections (one of its endpoints'
  * declared sets, in one batch) and, one time in four, writing 1 or 2 attributes of one of them ({@link RequestMix}).

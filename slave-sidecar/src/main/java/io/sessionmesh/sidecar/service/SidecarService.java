@@ -7,6 +7,7 @@ import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.SessionCreated;
@@ -336,13 +337,16 @@ public final class SidecarService implements SidecarOperations {
         return new CompletionException(cause);
     }
 
-    /** The status an error stands for: its own, or UNAVAILABLE for anything else. */
+    /**
+     * The status an error stands for: a master's or a malformed message's own; BAD_REQUEST for an argument the sidecar
+     * refused; INTERNAL for anything else (a bug here, never blamed on the master).
+     */
     public static int status(Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause instanceof MasterException m) {
             return m.status();
         }
-        if (cause instanceof io.sessionmesh.wire.transport.MalformedMessageException m) {
+        if (cause instanceof MalformedMessageException m) {
             return m.status();
         }
         if (cause instanceof IllegalArgumentException) {

@@ -1,11 +1,13 @@
 package io.sessionmesh.wire.transport;
 
 /**
- * Status codes that cross the wire in {@link ErrorMessage}s (and, later, in master frames). One unsigned
- * byte in the binary form, the {@linkplain #name(int) name} in the JSON form. A peer may receive a code
- * it does not know from a newer peer: it keeps the number and names it {@code STATUS_<n>}.
+ * Status codes that cross the wire: in {@link ErrorMessage}s (REST bodies) and in the status byte of every master
+ * frame's header (PROTOCOL.md 3.1), where a code other than OK makes the body a message. One unsigned byte in the
+ * binary form, the {@linkplain #name(int) name} in the JSON form; the sidecar maps each to an HTTP status (PROTOCOL.md
+ * 2.3). A peer may receive a code it does not know from a newer peer: it keeps the number and names it
+ * {@code STATUS_<n>}.
  *
- * @see "PROTOCOL.md, section Transport messages: status codes"
+ * @see "PROTOCOL.md, section 2.3 (status codes)"
  */
 public final class Status {
     /** Success; never carried by an {@link ErrorMessage}. */

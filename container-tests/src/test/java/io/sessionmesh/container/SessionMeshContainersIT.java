@@ -1,4 +1,4 @@
-package io.sessionmesh.containers;
+package io.sessionmesh.container;
 
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
@@ -72,7 +72,7 @@ class SessionMeshContainersIT {
     static SessionMeshClient client(GenericContainer<?> sidecar) {
         return SessionMeshClient.builder()
                 .sidecar(URI.create("http://" + sidecar.getHost() + ":" + sidecar.getMappedPort(7500)))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.containers."))
+                .classFilter(ClassFilter.allowing("io.sessionmesh.container."))
                 .build();
     }
 

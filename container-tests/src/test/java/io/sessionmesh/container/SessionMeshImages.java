@@ -1,4 +1,4 @@
-package io.sessionmesh.containers;
+package io.sessionmesh.container;
 
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
