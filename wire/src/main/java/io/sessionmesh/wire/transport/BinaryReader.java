@@ -12,6 +12,11 @@ import java.util.Set;
  * Reads one binary body, already bounded by its header. Every length and count is checked against its limit
  * and against the bytes left before anything is allocated, so the work and memory spent on a message are at
  * most proportional to its size. One instance per message; not thread-safe.
+ *
+ * <p>Why one class of this size: it is the whole grammar of PROTOCOL.md 2.1 (every message type, sections, deltas,
+ * names, varints, the trailer), and every part shares one position, one set of limits and one error location
+ * (section and entry index, byte offset). Split by message type, each part would have to carry and re-check that
+ * state, and the checks that keep a hostile body bounded are safest written once.
  */
 final class BinaryReader {
     /** Fewest bytes a name can take: a one-byte length and one byte. */

@@ -16,6 +16,10 @@ import java.util.Set;
  * Reads one JSON document of a known message type with Jackson's streaming parser. Fields may come in any
  * order; unknown and duplicate fields are refused; counts are checked as entries arrive, before the next
  * one is read. One instance per document; not thread-safe.
+ *
+ * <p>Why one class of this size: it is the JSON form of every message (PROTOCOL.md 2.6), and every part shares the
+ * parser's position, the limits and where an error is (section and entry), which its messages name. Like
+ * {@link BinaryReader}, it keeps the bounds checks in one place rather than one copy per message type.
  */
 final class JsonReader {
     private final JsonParser p;
