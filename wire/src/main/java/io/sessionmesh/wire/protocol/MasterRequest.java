@@ -5,6 +5,7 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportMessage;
 import io.sessionmesh.wire.transport.WriteRequest;
 
 import io.netty.buffer.ByteBuf;
@@ -33,21 +34,41 @@ public sealed interface MasterRequest<A> {
     /** The typed answer of an OK answer frame of this request. */
     A decodeAnswer(Frame answer, BinaryTransportCodec codec);
 
+    /** A request whose body is one transport message, whole, with its header (PROTOCOL.md 2.1). */
+    sealed interface CarriesMessage<A> extends MasterRequest<A> {
+        TransportMessage message();
+
+        @Override
+        default int bodySize(BinaryTransportCodec codec) {
+            return codec.encodedSize(message());
+        }
+
+        @Override
+        default void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            Bodies.writeMessage(out, codec, message());
+        }
+    }
+
+    /** A request whose body is a session id, ASCII, the whole body. */
+    sealed interface CarriesSessionId<A> extends MasterRequest<A> {
+        String sessionId();
+
+        @Override
+        default int bodySize(BinaryTransportCodec codec) {
+            return sessionId().length();
+        }
+
+        @Override
+        default void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeCharSequence(sessionId(), StandardCharsets.US_ASCII);
+        }
+    }
+
     /** Batch read of named sections. */
-    record Read(ReadRequest message) implements MasterRequest<MasterAnswer.Read> {
+    record Read(ReadRequest message) implements CarriesMessage<MasterAnswer.Read> {
         @Override
         public int opcode() {
             return Opcodes.READ;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return codec.encodedSize(message);
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            Bodies.writeMessage(out, codec, message);
         }
 
         @Override
@@ -57,20 +78,10 @@ public sealed interface MasterRequest<A> {
     }
 
     /** Per-section deltas applied atomically. */
-    record Write(WriteRequest message) implements MasterRequest<MasterAnswer.Write> {
+    record Write(WriteRequest message) implements CarriesMessage<MasterAnswer.Write> {
         @Override
         public int opcode() {
             return Opcodes.WRITE;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return codec.encodedSize(message);
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            Bodies.writeMessage(out, codec, message);
         }
 
         @Override
@@ -80,20 +91,10 @@ public sealed interface MasterRequest<A> {
     }
 
     /** Extends a session's idle time; answered with the session's times. */
-    record Touch(String sessionId) implements MasterRequest<SessionTimes> {
+    record Touch(String sessionId) implements CarriesSessionId<SessionTimes> {
         @Override
         public int opcode() {
             return Opcodes.TOUCH;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return sessionId.length();
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            out.writeCharSequence(sessionId, StandardCharsets.US_ASCII);
         }
 
         @Override
@@ -103,20 +104,10 @@ public sealed interface MasterRequest<A> {
     }
 
     /** Removes a session. */
-    record Delete(String sessionId) implements MasterRequest<Void> {
+    record Delete(String sessionId) implements CarriesSessionId<Void> {
         @Override
         public int opcode() {
             return Opcodes.DELETE;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return sessionId.length();
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            out.writeCharSequence(sessionId, StandardCharsets.US_ASCII);
         }
 
         @Override
