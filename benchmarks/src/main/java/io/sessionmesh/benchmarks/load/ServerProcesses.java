@@ -98,7 +98,12 @@ public final class ServerProcesses implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("sidecar " + health + " never reached its master");
             }
-            Thread.onSpinWait();
+            try {
+                Thread.sleep(20); // not a spin: on two cores it would take the CPU from the servers it waits for
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
         }
     }
 

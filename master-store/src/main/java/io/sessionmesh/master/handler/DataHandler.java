@@ -128,8 +128,8 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
 
     /** The session's times for an answer (PROTOCOL.md 3.2); zeros when it is already gone. */
     private SessionTimes times(String sessionId) {
-        SessionStore.SessionTimes t = store.times(sessionId);
-        return t == null ? SessionTimes.NONE : new SessionTimes(t.idleTimeoutMillis(), t.lifetimeLeftMillis());
+        SessionTimes t = store.times(sessionId);
+        return t == null ? SessionTimes.NONE : t;
     }
 
     private void reject(ChannelHandlerContext ctx, Rejected rejected) {

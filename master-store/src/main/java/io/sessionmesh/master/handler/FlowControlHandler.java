@@ -2,7 +2,9 @@ package io.sessionmesh.master.handler;
 
 import io.sessionmesh.wire.protocol.FrameEncoder;
 import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.OutboundFrame;
+import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelDuplexHandler;
@@ -19,9 +21,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>At {@code maxInFlight} the connection stops reading (TCP pushes back on the client) and reads again once half
- *   are out; a request already read past the limit is answered UNAVAILABLE at once.</li>
+ *   are out; a request already read past the limit is answered UNAVAILABLE at once (as is a frame that would have
+ *   been answered with an error of its own).</li>
  *   <li>When the socket will not take more (the client does not read), reading stops too, until it is writable.</li>
- *   <li>Answers queued beyond {@code maxOutboundBytes} (a client that sends and never reads) close the connection.</li>
+ *   <li>Answers queued beyond {@code maxOutboundBytes} (a client that sends and never reads) close the connection,
+ *   checked as each answer passes to the encoder.</li>
  *   <li>Once the server drains for shutdown, no connection starts reading again.</li>
  * </ul>
  */
@@ -48,14 +52,26 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof Received r && inFlight >= maxInFlight) {
-            counters.inFlightRefused.increment();
-            made();
-            ctx.write(new MasterAnswer.Error(r.request().opcode(), r.requestId(), Status.UNAVAILABLE, "more than "
-                    + maxInFlight + " requests in flight on this connection; wait for answers"), ctx.voidPromise());
-            return;
+        if (inFlight >= maxInFlight) {
+            // A request read past the limit, or a frame that would be answered with its own error: UNAVAILABLE.
+            if (msg instanceof Received r) {
+                refuse(ctx, r.request().opcode(), r.requestId());
+                return;
+            }
+            if (msg instanceof Rejected r && !r.fatal()) {
+                refuse(ctx, r.answer().opcode(), r.answer().requestId());
+                return;
+            }
         }
         ctx.fireChannelRead(msg);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, int opcode, int requestId) {
+        counters.inFlightRefused.increment();
+        made();
+        ctx.write(new MasterAnswer.Error(opcode, requestId, Status.UNAVAILABLE, "more than " + maxInFlight
+                + " requests in flight on this connection; wait for answers"), ctx.voidPromise());
+        checkOutbound(ctx);
     }
 
     @Override
@@ -64,6 +80,22 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
             made();
         }
         ctx.write(msg, promise);
+        checkOutbound(ctx);
+    }
+
+    /**
+     * After each answer passes to the encoder (which writes a batch every 16 KiB and a large answer at once): a client
+     * that does not read its answers is cut off as soon as they pass {@code maxOutboundBytes}, not at the end of the
+     * read, by when up to {@code maxInFlight} answers could have queued.
+     */
+    private void checkOutbound(ChannelHandlerContext ctx) {
+        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        if (outbound != null && outbound.totalPendingWriteBytes() > maxOutboundBytes && ctx.channel().isOpen()) {
+            counters.slowConsumerClosed.increment();
+            log.warn("closing {}: {} bytes of answers queued and not read (limit {})", ctx.channel().remoteAddress(),
+                    outbound.totalPendingWriteBytes(), maxOutboundBytes);
+            ctx.close();
+        }
     }
 
     private void made() {
@@ -85,15 +117,21 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
     /** After the encoder wrote and flushed this read's answers: a client that does not read them is cut off. */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
-        if (outbound != null && outbound.totalPendingWriteBytes() > maxOutboundBytes) {
-            counters.slowConsumerClosed.increment();
-            log.warn("closing {}: {} bytes of answers queued and not read (limit {})", ctx.channel().remoteAddress(),
-                    outbound.totalPendingWriteBytes(), maxOutboundBytes);
-            ctx.close();
-            return;
+        checkOutbound(ctx);
+        if (ctx.channel().isOpen()) {
+            ctx.fireChannelReadComplete();
         }
-        ctx.fireChannelReadComplete();
+    }
+
+    /** An answer could not be encoded; the encoder sent an error answer in its place: counted as the old handler did. */
+    @Override
+    public void answerFailed(OutboundFrame answer, RuntimeException cause) {
+        if (cause instanceof MalformedMessageException) {
+            counters.errors.increment();
+        } else {
+            counters.internalErrors.increment();
+            log.error("{} answer could not be encoded on {}", Opcodes.name(answer.opcode()), ctx.channel(), cause);
+        }
     }
 
     @Override

@@ -25,11 +25,13 @@ import java.util.concurrent.RejectedExecutionException;
 public final class PushHandler extends ChannelDuplexHandler implements PushTable.Sink {
     private final ConnectionRegistration registration;
     private final CoherenceCounters counters;
+    private final ServerCounters serverCounters;
     private ChannelHandlerContext ctx;
 
-    public PushHandler(ConnectionRegistration registration, CoherenceCounters counters) {
+    public PushHandler(ConnectionRegistration registration, CoherenceCounters counters, ServerCounters serverCounters) {
         this.registration = registration;
         this.counters = counters;
+        this.serverCounters = serverCounters;
     }
 
     @Override
@@ -39,17 +41,20 @@ public final class PushHandler extends ChannelDuplexHandler implements PushTable
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Invalidation.Confirmation confirmation)) {
+        if (!(msg instanceof PushConfirmed confirmation)) {
             ctx.fireChannelRead(msg);
             return;
         }
         PushTable pushes = registration.pushes();
         if (pushes != null) {
-            pushes.confirmed(confirmation.requestId()); // a holder confirms an invalidation: no answer
+            pushes.confirmed(confirmation.pushId()); // a holder confirms an invalidation: no answer
         } else {
-            ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(Opcodes.INVALIDATE, confirmation.requestId(),
-                    Status.BAD_REQUEST, "INVALIDATE: a client sent an answer frame (flags 0x1) confirming an invalidation on "
-                    + "a connection that is not its control connection"), false));
+            serverCounters.requests.increment();
+            serverCounters.errors.increment();
+            ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(Opcodes.INVALIDATE, confirmation.pushId(),
+                    Status.BAD_REQUEST, "INVALIDATE: a client sent an answer frame (flags 0x"
+                    + Integer.toHexString(confirmation.flags()) + ") confirming an invalidation on a connection that is not "
+                    + "its control connection"), false));
         }
     }
 

@@ -21,11 +21,14 @@ public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
     private final HolderRegistry holders;
     private final ConnectionRegistration registration;
     private final PushHandler pushHandler;
+    private final ServerCounters counters;
 
-    public RegistrationHandler(HolderRegistry holders, ConnectionRegistration registration, PushHandler pushHandler) {
+    public RegistrationHandler(HolderRegistry holders, ConnectionRegistration registration, PushHandler pushHandler,
+                               ServerCounters counters) {
         this.holders = holders;
         this.registration = registration;
         this.pushHandler = pushHandler;
+        this.counters = counters;
     }
 
     @Override
@@ -68,7 +71,8 @@ public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
         return new MasterAnswer.Registered(id, holders.leaseMillis(), holder.slot());
     }
 
-    private static MasterAnswer refused(int id, String why) {
+    private MasterAnswer refused(int id, String why) {
+        counters.errors.increment();
         return new MasterAnswer.Error(Opcodes.REGISTER, id, Status.BAD_REQUEST, "REGISTER: " + why);
     }
 

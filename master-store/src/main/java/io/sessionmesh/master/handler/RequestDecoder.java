@@ -2,7 +2,6 @@ package io.sessionmesh.master.handler;
 
 import io.sessionmesh.wire.protocol.Frame;
 import io.sessionmesh.wire.protocol.InvalidFrame;
-import io.sessionmesh.wire.protocol.Invalidation;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
@@ -12,14 +11,18 @@ import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Frames to typed messages, after {@link io.sessionmesh.wire.protocol.FrameDecoder}: a request frame becomes a
- * {@link Received} (its {@link MasterRequest}); a holder's confirmation of a push becomes an
- * {@link Invalidation.Confirmation}; a frame whose header or body is wrong becomes a {@link Rejected} that names the
- * problem (BAD_REQUEST, TOO_LARGE, UNSUPPORTED_VERSION), answered in its turn. Every frame is released here.
+ * {@link Received} (its {@link MasterRequest}); a holder's confirmation of a push becomes a {@link PushConfirmed}; a
+ * frame whose header or body is wrong becomes a {@link Rejected} that names the problem (BAD_REQUEST, TOO_LARGE,
+ * UNSUPPORTED_VERSION; INTERNAL for a decoding bug, logged), answered in its turn. Every frame is released here.
  */
 public final class RequestDecoder extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(RequestDecoder.class);
+
     private final BinaryTransportCodec codec;
     private final ServerCounters counters;
 
@@ -43,8 +46,9 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
         try {
             if (frame.isResponse()) {
                 if (frame.opcode() == Opcodes.INVALIDATE) {
-                    ctx.fireChannelRead(new Invalidation.Confirmation(frame.requestId()));
+                    ctx.fireChannelRead(new PushConfirmed(frame.requestId(), frame.flags()));
                 } else {
+                    counters.requests.increment();
                     counters.errors.increment();
                     ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(frame.opcode(), frame.requestId(),
                             Status.BAD_REQUEST, Opcodes.name(frame.opcode()) + ": a client sent an answer frame (flags 0x"
@@ -60,6 +64,12 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
                 counters.errors.increment();
                 ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(frame.opcode(), frame.requestId(), e.status(),
                         Opcodes.name(frame.opcode()) + ": " + e.getMessage()), false));
+                return;
+            } catch (RuntimeException e) {
+                counters.internalErrors.increment();
+                log.error("{} request could not be decoded on {}", Opcodes.name(frame.opcode()), ctx.channel(), e);
+                ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(frame.opcode(), frame.requestId(), Status.INTERNAL,
+                        Opcodes.name(frame.opcode()) + " failed: " + e), false));
                 return;
             }
             ctx.fireChannelRead(new Received(frame.requestId(), request));

@@ -28,7 +28,7 @@ import io.netty.channel.group.ChannelGroup;
  *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
  *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
- *  requests   RequestDecoder         Frame -> Received (typed request), Invalidation.Confirmation or Rejected
+ *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
  *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
  *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
@@ -65,16 +65,16 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
         channels.add(ch);
         ConnectionRegistration registration = new ConnectionRegistration(holders);
         FlowControlHandler flow = new FlowControlHandler(config.maxInFlight(), config.maxOutboundBytes(), counters);
-        PushHandler pushes = new PushHandler(registration, holders.counters());
+        PushHandler pushes = new PushHandler(registration, holders.counters(), counters);
         ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
-                .addLast("encoder", new FrameEncoder(codec, flow))
+                .addLast("encoder", new FrameEncoder(codec, flow, true))
                 .addLast("requests", new RequestDecoder(codec, counters))
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)
-                .addLast("registry", new RegistrationHandler(holders, registration, pushes))
+                .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters))
                 .addLast("data", new DataHandler(store, registration, counters, stats));
     }
 }

@@ -4,6 +4,7 @@ import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.Invalidator;
 import io.sessionmesh.master.coherence.SessionHolders;
+import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -339,10 +340,6 @@ public final class SessionStore {
             return null;
         }
         return new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now));
-    }
-
-    /** What {@link #times} tells. */
-    public record SessionTimes(long idleTimeoutMillis, long lifetimeLeftMillis) {
     }
 
     /** Removes the sessions that have expired by now; returns how many. Called by the server every second. */

@@ -63,6 +63,44 @@ class FlowControlHandlerTest {
     }
 
     @Test
+    void frameRejectedPastTheLimit_isAnsweredUnavailableToo_butABrokenStreamStillGetsItsOwnAnswer() {
+        EmbeddedChannel ch = new EmbeddedChannel(flow(1, 1 << 20));
+        ch.write(answer(1), ch.voidPromise());
+        ch.writeInbound(new Rejected(new MasterAnswer.Error(Opcodes.READ, 2, Status.BAD_REQUEST, "READ: cut short"), false));
+        assertNull(ch.readInbound());
+        Rejected fatal = new Rejected(new MasterAnswer.Error(0, 0, Status.BAD_REQUEST, "not a master frame"), true);
+        ch.writeInbound(fatal);
+        assertSame(fatal, ch.readInbound(), "a fatal rejection goes on, to be answered and closed");
+        ch.flushOutbound();
+        ch.readOutbound();
+        assertEquals(Status.UNAVAILABLE, ((MasterAnswer.Error) ch.readOutbound()).status());
+        assertEquals(1, counters.inFlightRefused());
+    }
+
+    @Test
+    void answersPastMaxOutbound_closeTheConnectionAsTheyQueue_notAtTheEndOfTheRead() {
+        FlowControlHandler flow = flow(100, 4000);
+        EmbeddedChannel ch = new EmbeddedChannel(flow);
+        // A big answer passes to the socket (here unflushed: a client that does not read), then another.
+        ch.write(Unpooled.wrappedBuffer(new byte[3000]), ch.voidPromise());
+        assertTrue(ch.isActive());
+        ch.write(new MasterAnswer.Bytes(Opcodes.SCHEMA_FETCH, 1, new byte[10]), ch.voidPromise());
+        ch.write(Unpooled.wrappedBuffer(new byte[3000]), ch.voidPromise());
+        assertFalse(ch.isActive(), "6 KB queued against a 4 KB limit, and the read not over yet");
+        assertEquals(1, counters.slowConsumerClosed.sum());
+    }
+
+    @Test
+    void answerThatCouldNotBeEncoded_countsAsAnError_orAnInternalOne() {
+        FlowControlHandler flow = flow(100, 1 << 20);
+        new EmbeddedChannel(flow);
+        flow.answerFailed(answer(1), new io.sessionmesh.wire.transport.MalformedMessageException(Status.TOO_LARGE, "big"));
+        flow.answerFailed(answer(2), new IllegalStateException("a bug"));
+        assertEquals(1, counters.errors.sum());
+        assertEquals(1, counters.internalErrors.sum());
+    }
+
+    @Test
     void pushesAndOtherWrites_areNotAnswers() {
         FlowControlHandler flow = flow(1, 1 << 20);
         EmbeddedChannel ch = new EmbeddedChannel(flow);

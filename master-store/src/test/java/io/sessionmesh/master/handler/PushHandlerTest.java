@@ -30,7 +30,8 @@ class PushHandlerTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final HolderRegistry holders = new HolderRegistry(10_000, timer);
     private final ConnectionRegistration registration = new ConnectionRegistration(holders);
-    private final PushHandler handler = new PushHandler(registration, holders.counters());
+    private final ServerCounters serverCounters = new ServerCounters();
+    private final PushHandler handler = new PushHandler(registration, holders.counters(), serverCounters);
     private final EmbeddedChannel ch = new EmbeddedChannel(handler);
 
     @AfterEach
@@ -58,7 +59,7 @@ class PushHandlerTest {
         assertEquals("s1", push.invalidation().sessionId());
         assertEquals(4, push.invalidation().versions()[0]);
         assertFalse(fence.isDone(), "the holder has not confirmed and its lease runs");
-        ch.writeInbound(new Invalidation.Confirmation(push.requestId()));
+        ch.writeInbound(new PushConfirmed(push.requestId(), 0x01));
         assertNull(ch.readInbound(), "a confirmation is consumed, never answered");
         assertTrue(fence.isDone());
         assertEquals(1, fence.confirmations());
@@ -66,11 +67,14 @@ class PushHandlerTest {
 
     @Test
     void confirmationOnAConnectionThatIsNotAControlConnection_isRejected() {
-        ch.writeInbound(new Invalidation.Confirmation(3));
+        ch.writeInbound(new PushConfirmed(3, 0x03));
         Rejected r = ch.readInbound();
         assertEquals(Status.BAD_REQUEST, r.answer().status());
         assertEquals(Opcodes.INVALIDATE, r.answer().opcode());
-        assertTrue(r.answer().message().contains("not its control connection"), r.answer().message());
+        assertEquals("INVALIDATE: a client sent an answer frame (flags 0x3) confirming an invalidation on a connection that "
+                + "is not its control connection", r.answer().message());
+        assertEquals(1, serverCounters.requests.sum());
+        assertEquals(1, serverCounters.errors.sum());
     }
 
     @Test
@@ -83,7 +87,7 @@ class PushHandlerTest {
         ch.write(new FencedAnswer(answer, fence), ch.voidPromise());
         ch.flush();
         assertNull(ch.readOutbound(), "held back while the fence waits");
-        ch.writeInbound(new Invalidation.Confirmation(push.requestId()));
+        ch.writeInbound(new PushConfirmed(push.requestId(), 0x01));
         ch.runPendingTasks();
         assertSame(answer, ch.readOutbound());
         assertEquals(1, holders.counters().fencedWrites());

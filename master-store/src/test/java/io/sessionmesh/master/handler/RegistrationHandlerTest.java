@@ -27,8 +27,9 @@ class RegistrationHandlerTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final HolderRegistry holders = new HolderRegistry(LEASE_MS, timer);
     private final ConnectionRegistration registration = new ConnectionRegistration(holders);
+    private final ServerCounters counters = new ServerCounters();
     private final EmbeddedChannel ch = new EmbeddedChannel(new RegistrationHandler(holders, registration,
-            new PushHandler(registration, holders.counters())));
+            new PushHandler(registration, holders.counters(), counters), counters));
 
     @AfterEach
     void stop() {
@@ -55,13 +56,13 @@ class RegistrationHandlerTest {
     }
 
     @Test
-    void pingOnTheControlConnection_renewsTheLease_andEchoes() throws Exception {
+    void pingOnTheControlConnection_renewsTheLease_andEchoes() {
         call(1, new MasterRequest.Register(UUID.randomUUID(), true, 1));
-        long first = registration.holder().grantedUntil();
-        Thread.sleep(5);
+        long beforePing = System.nanoTime();
         MasterAnswer.Bytes pong = (MasterAnswer.Bytes) call(2, new MasterRequest.Ping(new byte[] {7, 8}));
         assertArrayEquals(new byte[] {7, 8}, pong.body());
-        assertTrue(registration.holder().grantedUntil() > first, "the ping's answer extends the lease");
+        assertTrue(registration.holder().grantedUntil() - beforePing >= TimeUnit.MILLISECONDS.toNanos(LEASE_MS),
+                "the ping's answer grants the lease from when it was handled");
     }
 
     @Test
@@ -83,9 +84,10 @@ class RegistrationHandlerTest {
         MasterAnswer.Error again = (MasterAnswer.Error) call(3, new MasterRequest.Register(id, true, 6));
         assertEquals("REGISTER: this connection is already a control connection", again.message());
 
+        assertEquals(2, counters.errors.sum(), "refused REGISTERs count as errors");
         ConnectionRegistration late = new ConnectionRegistration(holders);
         EmbeddedChannel lateChannel = new EmbeddedChannel(new RegistrationHandler(holders, late,
-                new PushHandler(late, holders.counters())));
+                new PushHandler(late, holders.counters(), counters), counters));
         lateChannel.writeInbound(new Received(1, new MasterRequest.Register(id, true, 4)));
         lateChannel.flushOutbound();
         MasterAnswer.Error superseded = lateChannel.readOutbound();

@@ -3,7 +3,6 @@ package io.sessionmesh.master.handler;
 import io.sessionmesh.wire.protocol.Frame;
 import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.InvalidFrame;
-import io.sessionmesh.wire.protocol.Invalidation;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
@@ -110,11 +109,12 @@ class RequestDecoderTest {
     void answerFrames_areConfirmationsForInvalidate_andRefusedOtherwise() {
         ch.writeInbound(frame(Opcodes.INVALIDATE, FrameHeader.FLAG_RESPONSE, 12, new byte[0]),
                 frame(Opcodes.READ, FrameHeader.FLAG_RESPONSE, 13, new byte[0]));
-        assertEquals(new Invalidation.Confirmation(12), ch.readInbound());
+        assertEquals(new PushConfirmed(12, FrameHeader.FLAG_RESPONSE), ch.readInbound());
         Rejected r = ch.readInbound();
         assertEquals(Status.BAD_REQUEST, r.answer().status());
-        assertTrue(r.answer().message().contains("a client sent an answer frame (flags 0x1)"), r.answer().message());
-        assertEquals(0, counters.requests.sum(), "answers are not requests");
+        assertEquals("READ: a client sent an answer frame (flags 0x1)", r.answer().message());
+        assertEquals(1, counters.requests.sum(), "an answer frame other than a confirmation counts as a request, refused");
+        assertEquals(1, counters.errors.sum());
     }
 
     private static byte[] controlWithoutSequence() {

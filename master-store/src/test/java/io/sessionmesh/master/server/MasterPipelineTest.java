@@ -227,4 +227,48 @@ class MasterPipelineTest {
         ch.runPendingTasks();
         assertFalse(ch.isActive());
     }
+
+    /**
+     * A write that another cache must hear of first, through two whole pipelines: its answer waits for the cache's
+     * confirmation, counts in flight meanwhile (a request past max-in-flight 1 is refused), and once it leaves the
+     * connection takes requests again.
+     */
+    @Test
+    void fencedWrite_waitsForTheCachesConfirmation_andLeavesFlightOnceWritten() {
+        EmbeddedChannel cache = channel(100);
+        EmbeddedChannel writer = channel(1);
+        String id = store.create().id();
+        ByteBuf register = Unpooled.buffer().writeLong(7).writeLong(9).writeByte(0x01).writeInt(1);
+        cache.writeInbound(request(Opcodes.REGISTER, 1, bytes(register)));
+        assertEquals(Status.OK, next(cache).status());
+        cache.writeInbound(request(Opcodes.READ, 2, codec.encode(new ReadRequest(id, List.of("cart")))));
+        assertEquals(Status.OK, next(cache).status());
+
+        writer.writeInbound(request(Opcodes.WRITE, 10, codec.encode(new WriteRequest(id, List.of(
+                new SectionDelta("cart", Map.of("n", new byte[] {1}), List.of()))))));
+        cache.runPendingTasks();
+        Answer push = next(cache);
+        assertEquals(Opcodes.INVALIDATE, push.opcode());
+        assertEquals(FrameHeader.FLAG_PUSH, push.flags());
+        assertNull(writer.readOutbound(), "the write was acknowledged before the cache confirmed");
+        writer.writeInbound(request(Opcodes.PING, 11, new byte[0]));
+        Answer refused = next(writer);
+        assertEquals(Status.UNAVAILABLE, refused.status(), "the fenced answer counts in flight");
+
+        ByteBuf confirmation = Unpooled.buffer();
+        FrameHeader.write(confirmation, Opcodes.INVALIDATE, FrameHeader.FLAG_RESPONSE, 0, push.requestId(), 0);
+        cache.writeInbound(confirmation);
+        writer.runPendingTasks();
+        Answer written = next(writer);
+        assertEquals(10, written.requestId());
+        assertEquals(Status.OK, written.status());
+        writer.writeInbound(request(Opcodes.PING, 12, new byte[0]));
+        assertEquals(Status.OK, next(writer).status(), "the connection takes requests again");
+    }
+
+    private static byte[] bytes(ByteBuf b) {
+        byte[] out = new byte[b.readableBytes()];
+        b.readBytes(out);
+        return out;
+    }
 }

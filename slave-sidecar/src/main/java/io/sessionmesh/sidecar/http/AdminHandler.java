@@ -22,6 +22,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,8 @@ import java.util.Map;
 @ChannelHandler.Sharable
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
+    /** Set on a connection once a request that ends it was read: nothing read after it is acted on (RFC 9112 9.6). */
+    private static final AttributeKey<Boolean> LAST_REQUEST_READ = AttributeKey.valueOf("sessionmesh.admin.lastRequestRead");
 
     private final SidecarService service;
     private final byte[] token;
@@ -51,6 +54,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+            return; // pipelined behind the connection's last request: never executed (the request is released)
+        }
         FullHttpResponse response;
         // A request the codec could not read (the rest of the stream is dropped) or whose body was over max-body
         // (skipped, so its content is empty) is answered as such, never acted on with what was left of it.
@@ -64,6 +70,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, error("INTERNAL", "admin call failed: " + e));
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request) && decoded;
+        if (!keepAlive) {
+            ctx.channel().attr(LAST_REQUEST_READ).set(Boolean.TRUE);
+            ctx.channel().config().setAutoRead(false);
+        }
         HttpUtil.setContentLength(response, response.content().readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         if (keepAlive) {

@@ -240,4 +240,29 @@ class AdminHandlerTest {
         assertTrue(body.contains("admin call failed: java.lang.NullPointerException"), body);
         assertTrue(channel.isOpen(), "the next call on the connection is answered too");
     }
+
+    @Test
+    void channelRead_requestBehindAConnectionClose_isNotExecuted() {
+        String id = "s1";
+        cached(id);
+        FullHttpRequest last = get("/admin/stats");
+        last.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        FullHttpRequest evict = request(HttpMethod.DELETE, "/admin/cache");
+        List<Object> held = new java.util.ArrayList<>();
+        // A socket that has not yet taken the last answer: the connection is still open when the next request is read.
+        channel = new EmbeddedChannel(new io.netty.channel.ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(io.netty.channel.ChannelHandlerContext ctx, Object msg, io.netty.channel.ChannelPromise promise) {
+                held.add(msg);
+            }
+        }, new AdminHandler(service, null));
+        channel.writeInbound(last, evict);
+        assertEquals(1, held.size(), "a request behind the last one was answered");
+        FullHttpResponse r = (FullHttpResponse) held.get(0);
+        assertEquals("close", r.headers().get(HttpHeaderNames.CONNECTION));
+        r.release();
+        assertTrue(cache.contains(id), "a request behind the last one was executed");
+        assertEquals(0, evict.refCnt());
+        assertTrue(!channel.config().isAutoRead(), "reading goes on after the last request");
+    }
 }

@@ -71,7 +71,7 @@ public final class MasterConnection implements AutoCloseable {
                         }
                         ch.pipeline()
                                 .addLast("frames", new FrameDecoder(options.limits().maxMessageBytes()))
-                                .addLast("encoder", new FrameEncoder(codec, null))
+                                .addLast("encoder", new FrameEncoder(codec, null, false))
                                 .addLast("requests", new RequestTable(peer, options, codec, pushes));
                     }
                 });

@@ -142,6 +142,9 @@ final class RequestTable extends ChannelDuplexHandler {
         for (Pending<?> p; (p = byDeadline.peek()) != null; ) {
             if (p.future.isDone()) {
                 byDeadline.poll();
+                if (waiting.get(p.id) == p) {
+                    waiting.remove(p.id); // failed on the way out (its write did not go through): its slot is free
+                }
             } else if (now - p.deadline >= 0) {
                 byDeadline.poll();
                 waiting.remove(p.id);
@@ -168,6 +171,13 @@ final class RequestTable extends ChannelDuplexHandler {
         if (waiting.size() >= options.maxInFlight()) {
             p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
                     + " requests already wait for answers from " + peer));
+            promise.trySuccess();
+            return;
+        }
+        try {
+            p.request.bodySize(codec); // a body that cannot be encoded fails its request alone, with the codec's reason
+        } catch (RuntimeException e) {
+            p.future.completeExceptionally(e);
             promise.trySuccess();
             return;
         }

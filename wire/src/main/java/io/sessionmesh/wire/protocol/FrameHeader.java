@@ -47,24 +47,6 @@ public final class FrameHeader {
     private FrameHeader() {
     }
 
-    /** Fills in the header at index 0 of a frame whose body follows it (see {@link #reserve}). */
-    public static void set(ByteBuf frame, int opcode, int flags, int status, int requestId) {
-        frame.setInt(0, MAGIC);
-        frame.setByte(VERSION_OFFSET, VERSION);
-        frame.setByte(OPCODE_OFFSET, opcode);
-        frame.setByte(FLAGS_OFFSET, flags);
-        frame.setByte(STATUS_OFFSET, status);
-        frame.setInt(REQUEST_ID_OFFSET, requestId);
-        frame.setInt(LENGTH_OFFSET, frame.writerIndex() - BYTES);
-    }
-
-    /** A buffer for a frame with a body of {@code bodyBytes}: the header's bytes are skipped, to be {@link #set} later. */
-    public static ByteBuf reserve(io.netty.buffer.ByteBufAllocator alloc, int bodyBytes) {
-        ByteBuf b = alloc.directBuffer(BYTES + bodyBytes);
-        b.writerIndex(BYTES);
-        return b;
-    }
-
     /** Writes a header at the writer index. */
     public static void write(ByteBuf out, int opcode, int flags, int status, int requestId, int bodyLength) {
         out.writeInt(MAGIC);

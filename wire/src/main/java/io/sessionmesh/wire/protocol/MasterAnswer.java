@@ -184,21 +184,55 @@ public sealed interface MasterAnswer extends OutboundFrame {
 
     /**
      * An answer with a status other than OK: the body is a UTF-8 message naming what is wrong, cut to
-     * {@link FrameHeader#MAX_ERROR_MESSAGE_BYTES} (at a character boundary).
+     * {@link FrameHeader#MAX_ERROR_MESSAGE_BYTES} (at a character boundary). Not a record, so that the message is
+     * encoded once: NOT_FOUND answers can come in floods.
      */
-    record Error(int opcode, int requestId, int status, String message) implements MasterAnswer {
+    final class Error implements MasterAnswer {
+        private final int opcode;
+        private final int requestId;
+        private final int status;
+        private final String message;
+        private final byte[] text;
+
+        public Error(int opcode, int requestId, int status, String message) {
+            this.opcode = opcode;
+            this.requestId = requestId;
+            this.status = status;
+            this.message = message;
+            this.text = cut(message.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int opcode() {
+            return opcode;
+        }
+
+        @Override
+        public int requestId() {
+            return requestId;
+        }
+
+        @Override
+        public int status() {
+            return status;
+        }
+
+        /** The message, whole (the body carries it cut to the limit). */
+        public String message() {
+            return message;
+        }
+
         @Override
         public int bodySize(BinaryTransportCodec codec) {
-            return text().length;
+            return text.length;
         }
 
         @Override
         public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            out.writeBytes(text());
+            out.writeBytes(text);
         }
 
-        private byte[] text() {
-            byte[] all = message.getBytes(StandardCharsets.UTF_8);
+        private static byte[] cut(byte[] all) {
             if (all.length <= FrameHeader.MAX_ERROR_MESSAGE_BYTES) {
                 return all;
             }
@@ -211,7 +245,6 @@ public sealed interface MasterAnswer extends OutboundFrame {
 
         /** The whole frame in a buffer of its own, for a connection that is refused before any handler runs. */
         public ByteBuf toFrame(ByteBufAllocator alloc) {
-            byte[] text = text();
             ByteBuf b = alloc.directBuffer(FrameHeader.BYTES + text.length);
             FrameHeader.write(b, opcode, flags(), status, requestId, text.length);
             return b.writeBytes(text);
@@ -220,6 +253,11 @@ public sealed interface MasterAnswer extends OutboundFrame {
         /** The message of an error answer frame. */
         public static String readMessage(Frame frame) {
             return frame.body().toString(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String toString() {
+            return "Error[" + Opcodes.name(opcode) + ", id " + requestId + ", " + Status.name(status) + ": " + message + "]";
         }
     }
 }

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,7 +60,7 @@ class RequestTableTest {
             }
         };
         RequestTable table = new RequestTable("master test", options, codec, listener);
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1 << 20), new FrameEncoder(codec, null), table);
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1 << 20), new FrameEncoder(codec, null, false), table);
         connection = new MasterConnection(ch, "master test"); // attaches itself to the table, as connect() does
         return ch;
     }
@@ -83,7 +84,7 @@ class RequestTableTest {
 
     /** An answer frame, as a master sends it. */
     private ByteBuf answer(OutboundFrame frame) {
-        EmbeddedChannel encoder = new EmbeddedChannel(new FrameEncoder(codec, null));
+        EmbeddedChannel encoder = new EmbeddedChannel(new FrameEncoder(codec, null, true));
         encoder.writeAndFlush(frame);
         return encoder.readOutbound();
     }
@@ -162,6 +163,20 @@ class RequestTableTest {
         assertTrue(badPushes.get(0).contains("bad invalidation"), badPushes.get(0));
         assertFalse(ch.isActive(), "the connection closes: the lease ends with it");
         assertEquals(Status.UNAVAILABLE, ((MasterException) assertThrows(CompletionException.class, ping::join).getCause()).status());
+    }
+
+    @Test
+    void requestThatCannotBeEncoded_failsWithTheCodecsReason_andTakesNoSlot() {
+        EmbeddedChannel ch = channel(1, Duration.ofSeconds(5));
+        byte[] tooBig = new byte[io.sessionmesh.wire.transport.TransportLimits.DEFAULT.maxAttributeValueBytes() + 1];
+        CompletableFuture<MasterAnswer.Write> w = send(ch, new MasterRequest.Write(new io.sessionmesh.wire.transport.WriteRequest(
+                "s1", List.of(new io.sessionmesh.wire.transport.SectionDelta("a", java.util.Map.of("v", tooBig), List.of())))));
+        Throwable cause = assertThrows(CompletionException.class, w::join).getCause();
+        assertInstanceOf(io.sessionmesh.wire.transport.MalformedMessageException.class, cause);
+        assertEquals(Status.TOO_LARGE, ((io.sessionmesh.wire.transport.MalformedMessageException) cause).status());
+        CompletableFuture<byte[]> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
+        assertFalse(ping.isDone(), "the one slot was taken by the request that never left");
+        assertEquals(1, sent(ch).stream().peek(Frame::release).count());
     }
 
     @Test

@@ -1,7 +1,11 @@
 package io.sessionmesh.wire.protocol;
 
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.SectionData;
 import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
@@ -11,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,9 +26,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FrameEncoderTest {
     private final BinaryTransportCodec codec = new BinaryTransportCodec();
     private final List<Integer> written = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private final FrameEncoder.Listener listener = new FrameEncoder.Listener() {
+        @Override
+        public void answersWritten(int answers) {
+            written.add(answers);
+        }
+
+        @Override
+        public void answerFailed(OutboundFrame answer, RuntimeException cause) {
+            failures.add(Opcodes.name(answer.opcode()) + " " + answer.requestId() + ": " + cause.getMessage());
+        }
+    };
 
     private EmbeddedChannel channel() {
-        return new EmbeddedChannel(new FrameEncoder(codec, written::add));
+        return new EmbeddedChannel(new FrameEncoder(codec, listener, true));
     }
 
     /** Decodes every frame of the buffers written so far (and releases them). */
@@ -127,11 +144,9 @@ class FrameEncoderTest {
         frames.forEach(Frame::release);
     }
 
-    @Test
-    void frameWhoseBodyLiesAboutItsSize_failsAlone_andLeavesTheBatchIntact() {
-        EmbeddedChannel ch = channel();
-        ch.write(MasterAnswer.Bytes.empty(Opcodes.DELETE, 1), ch.voidPromise());
-        OutboundFrame liar = new OutboundFrame() {
+    /** A frame whose body writes more than it announced: a bug, caught before a corrupt stream leaves. */
+    static OutboundFrame liar(int flags) {
+        return new OutboundFrame() {
             @Override
             public int opcode() {
                 return Opcodes.PING;
@@ -139,7 +154,7 @@ class FrameEncoderTest {
 
             @Override
             public int flags() {
-                return FrameHeader.FLAG_RESPONSE;
+                return flags;
             }
 
             @Override
@@ -162,12 +177,61 @@ class FrameEncoderTest {
                 out.writeLong(1);
             }
         };
-        ChannelFuture failed = ch.write(liar);
-        assertFalse(failed.isSuccess());
-        assertTrue(failed.cause().getMessage().contains("wrote 8 body bytes, not the 4"), failed.cause().getMessage());
+    }
+
+    @Test
+    void answerThatFailsToEncode_isAnsweredInternalInItsPlace_andTheBatchStaysIntact() {
+        EmbeddedChannel ch = channel();
+        ch.write(MasterAnswer.Bytes.empty(Opcodes.DELETE, 1), ch.voidPromise());
+        ChannelFuture liar = ch.write(liar(FrameHeader.FLAG_RESPONSE));
         ch.write(MasterAnswer.Bytes.empty(Opcodes.DELETE, 3), ch.voidPromise());
         ch.flush();
-        assertEquals(List.of(1, 3), frames(ch).stream().peek(Frame::release).map(Frame::requestId).toList());
+        assertTrue(liar.isSuccess(), "the error answer in its place was written");
+        List<Frame> frames = frames(ch);
+        assertEquals(List.of(1, 2, 3), frames.stream().map(Frame::requestId).toList());
+        assertEquals(Status.INTERNAL, frames.get(1).status());
+        assertEquals("PING failed: java.lang.IllegalStateException: PING wrote 8 body bytes, not the 4 it announced",
+                frames.get(1).body().toString(StandardCharsets.UTF_8));
+        frames.forEach(Frame::release);
+        assertEquals(List.of("PING 2: PING wrote 8 body bytes, not the 4 it announced"), failures);
+        assertEquals(List.of(3), written, "the error answer leaves flight like any answer");
+    }
+
+    @Test
+    void answerOverTheTransportLimits_isAnsweredTooLargeNamingTheLimit() {
+        BinaryTransportCodec small = new BinaryTransportCodec(TransportLimits.builder().maxMessageBytes(1024).build());
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(small, listener, true));
+        EncodedSection big = EncodedSection.of(new SectionData("s", 1, Map.of("v", new byte[2000])));
+        ch.write(new MasterAnswer.Read(7, new EncodedReadResult("s1", List.of(big)), SessionTimes.NONE), ch.voidPromise());
+        ch.flush();
+        Frame f = frames(ch).get(0);
+        assertEquals(7, f.requestId());
+        assertEquals(Status.TOO_LARGE, f.status());
+        assertTrue(f.body().toString(StandardCharsets.UTF_8).startsWith("READ: cannot encode: READ_RESULT of "),
+                f.body().toString(StandardCharsets.UTF_8));
+        f.release();
+        assertEquals(1, failures.size());
+    }
+
+    @Test
+    void otherFrameThatFailsToEncode_failsItsPromise_andNothingIsWritten() {
+        EmbeddedChannel ch = channel();
+        ChannelFuture failed = ch.write(liar(FrameHeader.FLAG_PUSH));
+        ch.flush();
+        assertFalse(failed.isSuccess());
+        assertTrue(failed.cause().getMessage().contains("wrote 8 body bytes, not the 4"), failed.cause().getMessage());
+        assertNull(ch.readOutbound());
+        assertEquals(List.of(), failures);
+    }
+
+    @Test
+    void withoutFlushAtEndOfRead_aReadsEndSendsNothing() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(codec, null, false));
+        ch.write(new Invalidation.Confirmation(5), ch.voidPromise());
+        ch.pipeline().fireChannelReadComplete();
+        assertNull(ch.readOutbound(), "a client's requests written without a flush left at the end of a read");
+        ch.flush();
+        assertEquals(5, frames(ch).get(0).requestId());
     }
 
     @Test
