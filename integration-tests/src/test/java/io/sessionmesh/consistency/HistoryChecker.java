@@ -152,11 +152,10 @@ final class HistoryChecker {
         }
     }
 
-    /** The highest version acknowledged, for this section, by writes completed before {@code time}; 0 if none. */
-    private long requiredVersion(int key, long time) {
+    /** The acknowledged write of highest version, for this section, among those completed before {@code time}; or null. */
+    private Write requiredWrite(int key, long time) {
         Timeline t = sectionTimelines.get((long) key);
-        Write w = t == null ? null : t.newestCompletedBefore(time);
-        return w == null ? 0 : w.version();
+        return t == null ? null : t.newestCompletedBefore(time);
     }
 
     private void checkRead(Read r) {
@@ -164,11 +163,12 @@ final class HistoryChecker {
         for (int i = 0; i < r.sections().length; i++) {
             int key = sectionKey(r.session(), r.sections()[i]);
             long version = r.versions()[i];
-            long required = requiredVersion(key, r.invoked());
-            if (version < required) {
+            Write required = requiredWrite(key, r.invoked());
+            if (required != null && version < required.version()) {
                 stale = true;
                 violation("stale", "read " + describe(r) + " got section " + r.sections()[i] + " at version " + version
-                        + ", but version " + required + " was acknowledged before it began");
+                        + ", but version " + required.version() + " was acknowledged before it began, by " + required
+                        + "; version " + version + " was written by " + writeOf(key, version));
             }
             for (int a = 0; a < attributes; a++) {
                 stale |= checkValue(r, i, key, version, a);
@@ -246,6 +246,17 @@ final class HistoryChecker {
                 }
             }
         }
+    }
+
+    /** The acknowledged write that made that version of a section, or "no acknowledged write" (a failed one may have). */
+    private String writeOf(int key, long version) {
+        for (int a = 0; a < attributes; a++) {
+            Write w = byVersion.getOrDefault(attributeKey(key, a), EMPTY).get(version);
+            if (w != null) {
+                return w.toString();
+            }
+        }
+        return "no acknowledged write";
     }
 
     private void bad(Read r, String what) {

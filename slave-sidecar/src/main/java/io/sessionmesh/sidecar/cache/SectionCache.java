@@ -31,7 +31,9 @@ import java.util.function.IntSupplier;
  * was filled in, and only while the lease is valid (the caller checks, see {@code Lease}).
  *
  * <p>Filling after a miss is guarded by the entry's generation (see {@link SessionEntry}): a write in progress
- * or finished since the miss makes the fill a no-op.
+ * or finished since the miss makes the fill a no-op. A write's answer is merged only into the entry its start was
+ * counted in ({@link #writeStarted} returns which), and every version a write is acknowledged with becomes a floor,
+ * so that answers of this sidecar's own writes, which may come back in any order, never put an older version back.
  */
 public final class SectionCache {
     private final Cache<String, SessionEntry> cache;
@@ -117,7 +119,7 @@ public final class SectionCache {
             return new Lookup(found, missing, e.generation);
         }
         if (e == null) {
-            e = cache.asMap().computeIfAbsent(sessionId, k -> new SessionEntry(generations.incrementAndGet(), emptyDeadline(), epoch));
+            e = cache.asMap().computeIfAbsent(sessionId, k -> newEntry(epoch));
         }
         return new Lookup(found, names, e.generation);
     }
@@ -173,31 +175,46 @@ public final class SectionCache {
         return ticker.read() + ttl;
     }
 
-    /** An entry that holds no section yet: kept no longer than the longest TTL. */
-    private long emptyDeadline() {
-        return ticker.read() + maxTtlNanos;
+    /** An entry that holds no section yet (a new incarnation): kept no longer than the longest TTL. */
+    private SessionEntry newEntry(int epoch) {
+        long id = generations.incrementAndGet();
+        return new SessionEntry(id, id, ticker.read() + maxTtlNanos, epoch);
     }
 
-    /** A write of the session starts: fills of reads that began before it will be refused. */
-    public void writeStarted(String sessionId, int epoch) {
-        if (enabled) {
-            cache.asMap().compute(sessionId, (k, e) -> (e == null ? new SessionEntry(0, emptyDeadline(), epoch) : e)
-                    .withWriteStarted(generations.incrementAndGet()));
+    /**
+     * A write of the session starts: fills of reads that began before it will be refused.
+     *
+     * @return the incarnation of the session's entry that counts the write, for {@link #writeAcknowledged} and
+     *     {@link #writeFailed}
+     */
+    public long writeStarted(String sessionId, int epoch) {
+        if (!enabled) {
+            return 0;
         }
+        return cache.asMap().compute(sessionId, (k, e) -> (e == null ? newEntry(epoch) : e)
+                .withWriteStarted(generations.incrementAndGet())).incarnation;
     }
 
     /**
      * A write was acknowledged with these new versions (one per delta) and session times: merge it in, if it was
-     * sent in the lease epoch the entry is of and that epoch still runs; otherwise drop what it named.
+     * counted in this incarnation of the entry ({@code incarnation}, from {@link #writeStarted}), sent in the lease
+     * epoch the entry is of, and that epoch still runs; otherwise drop what it named. Either way each version becomes
+     * its section's floor: it is acknowledged, so nothing older may be cached from now on, and the master does not
+     * tell this sidecar of its own writes.
      */
-    public void writeAcknowledged(String sessionId, List<SectionDelta> deltas, long[] versions, int epoch,
-                                  IntSupplier currentEpoch, long idleMillis, long lifetimeLeftMillis) {
+    public void writeAcknowledged(String sessionId, long incarnation, List<SectionDelta> deltas, long[] versions,
+                                  int epoch, IntSupplier currentEpoch, long idleMillis, long lifetimeLeftMillis) {
         if (enabled) {
             long deadline = deadline(idleMillis, lifetimeLeftMillis);
             long fresh = ticker.read() + maxTtlNanos;
-            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.epoch == epoch && currentEpoch.getAsInt() == epoch
-                    ? e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh)
-                    : e.withWriteFailed(deltas.stream().map(SectionDelta::section).toList(), generations.incrementAndGet()));
+            cache.asMap().computeIfPresent(sessionId, (k, e) -> {
+                boolean counted = e.incarnation == incarnation;
+                if (counted && e.epoch == epoch && currentEpoch.getAsInt() == epoch) {
+                    return e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh);
+                }
+                List<String> names = deltas.stream().map(SectionDelta::section).toList();
+                return e.withWriteFailed(names, generations.incrementAndGet(), counted).withFloors(names, versions);
+            });
         }
     }
 
@@ -222,10 +239,15 @@ public final class SectionCache {
         return dropped[0];
     }
 
-    /** A write failed or its outcome is unknown: the sections it named may be stale here, drop them. */
-    public void writeFailed(String sessionId, List<String> sections) {
+    /**
+     * A write failed or its outcome is unknown: the sections it named may be stale here, drop them.
+     *
+     * @param incarnation what {@link #writeStarted} returned for it
+     */
+    public void writeFailed(String sessionId, long incarnation, List<String> sections) {
         if (enabled) {
-            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.withWriteFailed(sections, generations.incrementAndGet()));
+            cache.asMap().computeIfPresent(sessionId, (k, e) -> e.withWriteFailed(sections, generations.incrementAndGet(),
+                    e.incarnation == incarnation));
         }
     }
 

@@ -16,8 +16,17 @@ import java.util.List;
  * section from before the write back into the cache.
  *
  * <p>The {@code epoch} is the lease epoch of the session's master in which the sections were cached: they are
- * served only in that epoch (see {@code Lease}). The floors are versions that invalidations announced: a section
- * below its floor is never cached again, whatever answer (a read or this sidecar's own write) arrives late.
+ * served only in that epoch (see {@code Lease}). The floors are versions known to be on the master: those that
+ * invalidations announced, and those that this sidecar's own writes were acknowledged with. A section below its
+ * floor is never cached again, whatever answer (a read or another of this sidecar's writes) arrives late. The
+ * writes' floors matter because the master does not tell a writer of its own writes (PROTOCOL.md 3.7): two writes
+ * of one section through this sidecar may be answered in the other order than the master applied them (they travel
+ * on different connections), and once the later one's client has its answer, the earlier one's version must not be
+ * cached.
+ *
+ * <p>The {@code incarnation} tells the entries made for one session apart: the cache makes a new one whenever it has
+ * none (the first use, or after an eviction), and every change keeps it. A write's answer is merged only into the
+ * incarnation its start was counted in: a new one knows neither of that write nor of the floors the old one held.
  */
 public final class SessionEntry {
     private static final EncodedSection[] NONE = {};
@@ -28,8 +37,10 @@ public final class SessionEntry {
     static final int SECTION_OVERHEAD = 64;
     static final int FLOOR_OVERHEAD = 48;
 
+    /** Which entry of the session this is: new each time the cache makes one, kept by every change. */
+    final long incarnation;
     final long generation;
-    /** Writes of this session sent through this sidecar and not yet answered. */
+    /** Writes of this session sent through this sidecar and not yet answered (those started in this incarnation). */
     final int writesInFlight;
     /**
      * When the entry must go ({@link System#nanoTime()}): the master's deadline for the session as of its last
@@ -47,12 +58,13 @@ public final class SessionEntry {
     private final String[] floorNames;
     private final long[] floorVersions;
 
-    SessionEntry(long generation, long deadline, int epoch) {
-        this(generation, 0, deadline, deadline, epoch, NONE, NO_NAMES, NO_VERSIONS);
+    SessionEntry(long incarnation, long generation, long deadline, int epoch) {
+        this(incarnation, generation, 0, deadline, deadline, epoch, NONE, NO_NAMES, NO_VERSIONS);
     }
 
-    private SessionEntry(long generation, int writesInFlight, long deadline, long freshUntil, int epoch,
+    private SessionEntry(long incarnation, long generation, int writesInFlight, long deadline, long freshUntil, int epoch,
                          EncodedSection[] sections, String[] floorNames, long[] floorVersions) {
+        this.incarnation = incarnation;
         this.generation = generation;
         this.writesInFlight = writesInFlight;
         this.deadline = Math.min(deadline, freshUntil);
@@ -65,8 +77,8 @@ public final class SessionEntry {
 
     private SessionEntry with(long newGeneration, int newWrites, long newDeadline, long newFreshUntil, int newEpoch,
                               EncodedSection[] newSections) {
-        return new SessionEntry(newGeneration, newWrites, newDeadline, newFreshUntil, newEpoch, newSections, floorNames,
-                floorVersions);
+        return new SessionEntry(incarnation, newGeneration, newWrites, newDeadline, newFreshUntil, newEpoch, newSections,
+                floorNames, floorVersions);
     }
 
     /** The same entry with a new deadline from a master's answer (a touch), no later than {@link #freshUntil}. */
@@ -76,6 +88,10 @@ public final class SessionEntry {
 
     public long generation() {
         return generation;
+    }
+
+    public long incarnation() {
+        return incarnation;
     }
 
     public int epoch() {
@@ -143,10 +159,13 @@ public final class SessionEntry {
     }
 
     /**
-     * The deltas of an acknowledged write merged in: a cached section one version behind takes its delta; a cached
-     * section further behind missed another write and is dropped. A section the write created (new version 1) is
-     * the delta itself, and is cached if no other write of the session is in flight here: with one in flight, it
-     * may already have made a version 2 that this one must not hide. Nothing below a floor is cached.
+     * The deltas of an acknowledged write (started in this incarnation) merged in: a cached section one version behind
+     * takes its delta; a cached section further behind missed another write and is dropped. A section the write
+     * created (new version 1) is the delta itself, and is cached if no other write of the session is in flight here
+     * (one in flight may already have made a version 2; caching version 1 meanwhile would be correct, since that write
+     * is not acknowledged yet, but would only be replaced). Nothing below a floor is cached, and each version the
+     * write was acknowledged with becomes its section's floor: an earlier write of this sidecar whose answer comes
+     * later (answers on different connections keep no order) then cannot put its older version back.
      */
     SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline, long newFreshUntil) {
         boolean alone = writesInFlight <= 1;
@@ -169,13 +188,57 @@ public final class SessionEntry {
             }
         }
         return with(newGeneration, Math.max(0, writesInFlight - 1), newDeadline, newFreshUntil, epoch,
-                n == next.length ? next : Arrays.copyOf(next, n));
+                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names(deltas), versions);
     }
 
-    /** A write failed, its outcome is unknown, or its answer cannot be trusted here: without the sections it named. */
-    SessionEntry withWriteFailed(List<String> names, long newGeneration) {
+    /**
+     * A write failed, its outcome is unknown, or its answer cannot be trusted here: without the sections it named.
+     *
+     * @param counted whether the write's start was counted in this incarnation (it leaves {@link #writesInFlight})
+     */
+    SessionEntry withWriteFailed(List<String> names, long newGeneration, boolean counted) {
         SessionEntry e = without(names, newGeneration);
-        return e.with(newGeneration, Math.max(0, writesInFlight - 1), deadline, freshUntil, epoch, e.sections);
+        return e.with(newGeneration, counted ? Math.max(0, writesInFlight - 1) : writesInFlight, deadline, freshUntil,
+                epoch, e.sections);
+    }
+
+    /**
+     * Each named section is on the master at least at its version ({@code versions[i]}; 0 or less: unknown): the
+     * version becomes its floor, if higher than the floor it has. Cached copies are left as they are.
+     */
+    SessionEntry withFloors(List<String> names, long[] versions) {
+        String[] fNames = floorNames;
+        long[] fVersions = floorVersions;
+        for (int k = 0; k < names.size(); k++) {
+            String name = names.get(k);
+            long v = versions[k];
+            if (v <= 0) {
+                continue;
+            }
+            int f = indexOf(fNames, name);
+            if (f < 0) {
+                fNames = Arrays.copyOf(fNames, fNames.length + 1);
+                fVersions = Arrays.copyOf(fVersions, fVersions.length + 1);
+                fNames[fNames.length - 1] = name;
+                fVersions[fVersions.length - 1] = v;
+            } else if (fVersions[f] < v) {
+                fVersions = fVersions == floorVersions ? fVersions.clone() : fVersions;
+                fVersions[f] = v;
+            }
+        }
+        if (fNames == floorNames && fVersions == floorVersions) {
+            return this;
+        }
+        return new SessionEntry(incarnation, generation, writesInFlight, deadline, freshUntil, epoch, sections, fNames,
+                fVersions);
+    }
+
+    private static List<String> names(List<SectionDelta> deltas) {
+        String[] names = new String[deltas.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = deltas.get(i).section();
+        }
+        return Arrays.asList(names);
     }
 
     /** Without the named sections. */
@@ -198,28 +261,14 @@ public final class SessionEntry {
     SessionEntry withInvalidation(List<String> names, long[] versions, long newGeneration) {
         EncodedSection[] next = sections.clone();
         int n = next.length;
-        String[] fNames = floorNames;
-        long[] fVersions = floorVersions;
         for (int k = 0; k < names.size(); k++) {
-            String name = names.get(k);
-            long v = versions[k];
-            int i = indexOf(next, n, name);
-            if (i >= 0 && next[i].version() < v) {
+            int i = indexOf(next, n, names.get(k));
+            if (i >= 0 && next[i].version() < versions[k]) {
                 next[i] = next[--n];
             }
-            int f = indexOf(fNames, name);
-            if (f < 0) {
-                fNames = Arrays.copyOf(fNames, fNames.length + 1);
-                fVersions = Arrays.copyOf(fVersions, fVersions.length + 1);
-                fNames[fNames.length - 1] = name;
-                fVersions[fVersions.length - 1] = v;
-            } else if (fVersions[f] < v) {
-                fVersions = fVersions.clone();
-                fVersions[f] = v;
-            }
         }
-        return new SessionEntry(newGeneration, writesInFlight, deadline, freshUntil, epoch,
-                n == next.length ? next : Arrays.copyOf(next, n), fNames, fVersions);
+        return with(newGeneration, writesInFlight, deadline, freshUntil, epoch,
+                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names, versions);
     }
 
     private static int indexOf(EncodedSection[] sections, int n, String name) {

@@ -190,10 +190,10 @@ public final class SidecarService implements SidecarOperations {
         MasterPool pool = router.forSession(id);
         Lease lease = pool.lease();
         int epoch = lease.epoch();
-        cache.writeStarted(id, epoch);
+        long incarnation = cache.writeStarted(id, epoch);
         return timed(pool.call(c -> c.write(request))).handle((answer, error) -> {
             if (error != null) {
-                cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
                 throw failed(id, error);
             }
             WriteResult result = answer.result();
@@ -204,10 +204,10 @@ public final class SidecarService implements SidecarOperations {
                 versions[i] = v == null ? -1 : v;
             }
             if (t == null) {
-                cache.writeFailed(id, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
             } else {
-                cache.writeAcknowledged(id, request.deltas(), versions, epoch, lease::epoch, t.idleTimeoutMillis(),
-                        t.lifetimeLeftMillis());
+                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, epoch, lease::epoch,
+                        t.idleTimeoutMillis(), t.lifetimeLeftMillis());
             }
             return result;
         });

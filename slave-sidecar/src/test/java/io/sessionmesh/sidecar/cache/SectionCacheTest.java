@@ -72,8 +72,8 @@ class SectionCacheTest {
         SectionCache c = cache(1 << 20);
         SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
         c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 4, "k", 1), section("b", 4, "k", 1)), IDLE_MS, LIFE_MS);
-        c.writeStarted("s1", epoch.get());
-        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 7), set("b", "k", (byte) 8)), new long[] {5, 7}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 7), set("b", "k", (byte) 8)), new long[] {5, 7}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
         SectionCache.Lookup after = lookup(c, "s1", List.of("a", "b"));
         assertEquals(5, after.found()[0].version());
         assertArrayEquals(new byte[] {7}, after.found()[0].attribute("k"));
@@ -83,14 +83,55 @@ class SectionCacheTest {
     @Test
     void newSection_isCachedOnlyWhenNoOtherWriteIsInFlight() {
         SectionCache c = cache(1 << 20);
-        c.writeStarted("s1", epoch.get());
-        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
         assertTrue(lookup(c, "s1", List.of("a")).missing().isEmpty());
 
-        c.writeStarted("s2", epoch.get());
+        long first = c.writeStarted("s2", epoch.get());
         c.writeStarted("s2", epoch.get()); // two writes in flight: the second may already have made version 2
-        c.writeAcknowledged("s2", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s2", first, List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
         assertEquals(List.of("a"), lookup(c, "s2", List.of("a")).missing());
+    }
+
+    @Test
+    void ownWritesAnsweredOutOfOrder_theEarlierVersionIsNotCached() {
+        // Two writes of a new section through this sidecar: the master applies them as versions 1 and 2, but the answers
+        // come back the other way round (two connections, two loops on the master). Version 2's client has its answer
+        // when version 1's arrives: caching version 1 then serves a read older than an acknowledged write.
+        SectionCache c = cache(1 << 20);
+        long first = c.writeStarted("s1", epoch.get());
+        long second = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", second, List.of(set("a", "k", (byte) 2)), new long[] {2}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s1", first, List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "version 1 cached after version 2 was acknowledged");
+        assertEquals(2, c.peek("s1").floor("a"), "an acknowledged version is a floor, as an announced one is");
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 2, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(2, lookup(c, "s1", List.of("a")).found()[0].version(), "the floor keeps current copies");
+    }
+
+    @Test
+    void ownWritesAnsweredOutOfOrder_ofACachedSection_dropIt() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 4, "k", 1)), IDLE_MS, LIFE_MS);
+        long first = c.writeStarted("s1", epoch.get());
+        long second = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", second, List.of(set("a", "k", (byte) 6)), new long[] {6}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s1", first, List.of(set("a", "k", (byte) 5)), new long[] {5}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "version 5 cached after version 6 was acknowledged");
+    }
+
+    @Test
+    void ownWritesAnsweredOutOfOrder_acrossAnEviction_theEarlierVersionIsNotCached() {
+        SectionCache c = cache(1 << 20);
+        long first = c.writeStarted("s1", epoch.get());
+        long second = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", second, List.of(set("a", "k", (byte) 2)), new long[] {2}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.evict("s1"); // by size, by an operator...
+        lookup(c, "s1", List.of("b")); // ...and made again, empty, by a read of another section
+        c.writeAcknowledged("s1", first, List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing(), "version 1 cached after version 2 was acknowledged");
     }
 
     @Test
@@ -98,8 +139,8 @@ class SectionCacheTest {
         SectionCache c = cache(1 << 20);
         SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
         c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1), section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
-        c.writeStarted("s1", epoch.get());
-        c.writeFailed("s1", List.of("a"));
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeFailed("s1", w, List.of("a"));
         assertEquals(List.of("a"), lookup(c, "s1", List.of("a", "b")).missing());
     }
 
@@ -183,10 +224,10 @@ class SectionCacheTest {
     @Test
     void invalidation_beforeOwnWritesAnswer_keepsTheAnswerOut() {
         SectionCache c = cache(1 << 20);
-        c.writeStarted("s1", epoch.get());
+        long w = c.writeStarted("s1", epoch.get());
         // this sidecar's write made version 1, another's made version 2 and its push arrived before our answer
         c.invalidate("s1", List.of("a"), new long[] {2});
-        c.writeAcknowledged("s1", List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 1)), new long[] {1}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
         assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
     }
 
@@ -225,9 +266,9 @@ class SectionCacheTest {
         SectionCache.Lookup now1 = lookup(c, "s2", List.of("a"));
         c.fill("s2", now1.generation(), epoch.get(), epoch::get, List.of(section("a", 4, "k", 1)), IDLE_MS, LIFE_MS);
         int writeEpoch = epoch.get();
-        c.writeStarted("s2", writeEpoch);
+        long w = c.writeStarted("s2", writeEpoch);
         epoch.incrementAndGet();
-        c.writeAcknowledged("s2", List.of(set("a", "k", (byte) 1)), new long[] {5}, writeEpoch, epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s2", w, List.of(set("a", "k", (byte) 1)), new long[] {5}, writeEpoch, epoch::get, IDLE_MS, LIFE_MS);
         assertNull(c.peekAll("s2", List.of("a")), "a write answered across epochs must drop, not merge");
     }
 }
