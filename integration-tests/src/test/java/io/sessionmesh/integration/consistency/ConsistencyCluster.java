@@ -1,4 +1,4 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.testing.TcpProxy;

@@ -1,7 +1,7 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
-import io.sessionmesh.consistency.History.Read;
-import io.sessionmesh.consistency.History.Write;
+import io.sessionmesh.integration.consistency.History.Read;
+import io.sessionmesh.integration.consistency.History.Write;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
-import io.sessionmesh.consistency.History.Read;
-import io.sessionmesh.consistency.History.Write;
-import io.sessionmesh.consistency.HistoryChecker.Verdict;
+import io.sessionmesh.integration.consistency.History.Read;
+import io.sessionmesh.integration.consistency.History.Write;
+import io.sessionmesh.integration.consistency.HistoryChecker.Verdict;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
 import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
-import io.sessionmesh.consistency.HistoryChecker.Verdict;
+import io.sessionmesh.integration.consistency.HistoryChecker.Verdict;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;

@@ -1,4 +1,4 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

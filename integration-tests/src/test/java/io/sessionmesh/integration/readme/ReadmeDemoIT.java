@@ -1,4 +1,4 @@
-package io.sessionmesh.readme;
+package io.sessionmesh.integration.readme;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

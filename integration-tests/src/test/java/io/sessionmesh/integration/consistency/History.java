@@ -1,4 +1,4 @@
-package io.sessionmesh.consistency;
+package io.sessionmesh.integration.consistency;
 
 import java.util.ArrayList;
 import java.util.Collections;
