@@ -24,6 +24,16 @@ out=benchmarks/results/before-after-$(date -u +%Y-%m-%d)
 mkdir -p "$out" benchmarks/target
 
 git rev-parse --verify -q "$old_rev^{commit}" >/dev/null || { echo "not a commit: $old_rev"; exit 2; }
+for part in "${parts[@]}"; do
+  case "$part" in
+    master) command -v redis-server >/dev/null || { echo "redis-server is missing: apt-get install -y redis-server"; exit 2; } ;;
+    sidecar) for tool in wrk redis-server; do
+               command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install -y $tool"; exit 2; }
+             done ;;
+    load) ;;
+    *) echo "unknown benchmark: $part (master, sidecar or load)"; exit 2 ;;
+  esac
+done
 if [ -d "$old_tree" ]; then git worktree remove --force "$old_tree"; fi
 git worktree add -q --detach "$old_tree" "$old_rev"
 (cd "$old_tree" && mvn -q -B -ntp package -DskipTests)
@@ -81,7 +91,6 @@ load_pass() {
 
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p); old $(git rev-parse --short "$old_rev"), new $(git rev-parse --short HEAD)"
 for part in "${parts[@]}"; do
-  case "$part" in master|sidecar|load) ;; *) echo "unknown benchmark: $part (master, sidecar or load)"; exit 2 ;; esac
   pass=0
   for build in old new new old; do
     pass=$((pass + 1))
