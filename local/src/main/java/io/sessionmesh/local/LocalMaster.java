@@ -37,7 +37,11 @@ public final class LocalMaster implements EmbeddedMaster {
     public static final class Factory implements EmbeddedMaster.Factory {
         @Override
         public EmbeddedMaster start() throws InterruptedException {
-            return new LocalMaster(MasterServer.start(MasterConfig.of(Map.of("bind", "127.0.0.1", "port", "0"))));
+            try {
+                return new LocalMaster(MasterServer.start(MasterConfig.of(Map.of("bind", "127.0.0.1", "port", "0"))));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e); // a master on its own opens no file
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ public final class MasterMain {
     private MasterMain() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws InterruptedException, java.io.IOException {
         // Netty samples 1 buffer in 128 for leak tracking, with a stack trace each: a cost a server does not
         // pay unless asked (the integration tests ask for paranoid).
         if (System.getProperty("io.netty.leakDetection.level") == null) {

@@ -1,5 +1,6 @@
 package io.sessionmesh.master.config;
 
+import io.sessionmesh.master.replication.GroupConfig;
 import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
@@ -8,6 +9,7 @@ import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,6 +31,17 @@ import java.util.Map;
  *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
  *   <tr><td>lease</td><td>2s</td><td>how long a cache (sidecar) may serve what it holds after the master last heard
  *       from it on its control connection; the longest a write waits for a cache that does not confirm an invalidation</td></tr>
+ *   <tr><td>replicas</td><td>none (a master on its own)</td><td>this master's group, every replica as
+ *       {@code id=host:port/raftPort} (port: this protocol's, raftPort: Ratis's), 1 to {@value GroupConfig#MAX_REPLICAS};
+ *       with it the master is a replica ({@link io.sessionmesh.master.replication.ReplicaGroup})</td></tr>
+ *   <tr><td>replica-id</td><td>required with replicas</td><td>which of the replicas this process is</td></tr>
+ *   <tr><td>raft-dir</td><td>required with replicas</td><td>this replica's Raft log, vote and snapshots; must survive restarts</td></tr>
+ *   <tr><td>group</td><td>main</td><td>the group's name (every replica of a group gives the same)</td></tr>
+ *   <tr><td>sync-log</td><td>true</td><td>force each log write to disk before it counts toward a majority</td></tr>
+ *   <tr><td>election-timeout</td><td>{@value #DEFAULT_ELECTION_TIMEOUT_MILLIS}ms</td><td>the shortest time without a
+ *       leader's heartbeat before a follower stands for election (the longest is twice that)</td></tr>
+ *   <tr><td>lease-margin</td><td>200ms</td><td>what a new leader waits beyond one lease before acknowledging writes</td></tr>
+ *   <tr><td>snapshot-every</td><td>{@value #DEFAULT_SNAPSHOT_EVERY}</td><td>log entries between snapshots</td></tr>
  *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid} and {@code master=host:port} there
  *       ({@link ReadyFile}): how a supervisor or a test learns the port</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
@@ -45,6 +58,8 @@ public final class MasterConfig {
     public static final Duration DEFAULT_CONNECTION_IDLE_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(2);
+    public static final long DEFAULT_ELECTION_TIMEOUT_MILLIS = 500;
+    public static final int DEFAULT_SNAPSHOT_EVERY = 100_000;
 
     private final String bind;
     private final int port;
@@ -58,6 +73,7 @@ public final class MasterConfig {
     private final Duration lease;
     private final StoreLimits store;
     private final Path readyFile;
+    private final GroupConfig group;
     private final String description;
 
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
@@ -74,6 +90,7 @@ public final class MasterConfig {
         shutdownGrace = c.duration("shutdown-grace", DEFAULT_SHUTDOWN_GRACE, Duration.ZERO, Duration.ofMinutes(10));
         lease = c.duration("lease", DEFAULT_LEASE, Duration.ofMillis(100), Duration.ofMinutes(1));
         readyFile = c.path(ReadyFile.SETTING, null);
+        group = group(c, port);
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
         Duration year = Duration.ofDays(365);
@@ -102,6 +119,38 @@ public final class MasterConfig {
             throw new IllegalArgumentException("max-idle-timeout " + Units.formatDuration(store.maxIdleTimeout())
                     + " does not fit the protocol's 32-bit milliseconds (at most 49 days)");
         }
+    }
+
+    private static GroupConfig group(Settings c, int port) {
+        String spec = c.string("replicas", null);
+        if (spec == null) {
+            return null;
+        }
+        List<GroupConfig.Replica> replicas;
+        GroupConfig.Replica self;
+        try {
+            replicas = GroupConfig.parseReplicas(spec);
+            String id = c.string("replica-id", null);
+            if (id == null) {
+                throw new IllegalArgumentException("--replicas needs --replica-id: which of them this process is");
+            }
+            self = GroupConfig.find(replicas, id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--replicas " + spec + ": " + e.getMessage());
+        }
+        if (self.dataPort() != port) {
+            throw new IllegalArgumentException("--replicas gives replica " + self.id() + " port " + self.dataPort()
+                    + " but --port is " + port);
+        }
+        Path dir = c.path("raft-dir", null);
+        if (dir == null) {
+            throw new IllegalArgumentException("--replicas needs --raft-dir: where this replica keeps its Raft log");
+        }
+        return new GroupConfig(c.string("group", "main"), replicas, self, dir, c.bool("sync-log", true),
+                c.duration("election-timeout", Duration.ofMillis(DEFAULT_ELECTION_TIMEOUT_MILLIS), Duration.ofMillis(50),
+                        Duration.ofMinutes(1)).toMillis(),
+                c.duration("lease-margin", Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1)).toMillis(),
+                c.integer("snapshot-every", DEFAULT_SNAPSHOT_EVERY, 16, Integer.MAX_VALUE));
     }
 
     /** The configuration of the flags and the file they name. */
@@ -163,6 +212,11 @@ public final class MasterConfig {
     /** Where to write the ready file once listening, or null. */
     public Path readyFile() {
         return readyFile;
+    }
+
+    /** This master's group when it is a replica of one; null for a master on its own. */
+    public GroupConfig group() {
+        return group;
     }
 
     /** How long a cache's lease runs from the master's last answer to it on its control connection. */

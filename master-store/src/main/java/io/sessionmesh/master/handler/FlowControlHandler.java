@@ -76,7 +76,7 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof FencedAnswer || msg instanceof OutboundFrame f && f.isAnswer()) {
+        if (msg instanceof FencedAnswer || msg instanceof DeferredAnswer || msg instanceof OutboundFrame f && f.isAnswer()) {
             made();
         }
         ctx.write(msg, promise);

@@ -17,8 +17,9 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Pushes and fences of one connection (PROTOCOL.md 3.7). Out: the invalidations its {@link PushTable} sends when this
  * is a control connection, written after the answers made before them and flushed, so that a push and the lease
- * grants around it leave in one order; and {@link FencedAnswer}s, held back until their fence is done (every other
- * holder confirmed or lost its lease) and then written on this connection's loop. In: a holder's confirmation of a
+ * grants around it leave in one order; {@link FencedAnswer}s, held back until their fence is done (every other
+ * holder confirmed or lost its lease) and then written on this connection's loop; and {@link DeferredAnswer}s, written
+ * there when they are made. In: a holder's confirmation of a
  * push, which releases that push's fences; on a connection that is not a control connection it is answered
  * BAD_REQUEST.
  */
@@ -60,6 +61,20 @@ public final class PushHandler extends ChannelDuplexHandler implements PushTable
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof DeferredAnswer deferred) {
+            deferred.answer().thenAccept(answer -> {
+                if (ctx.executor().inEventLoop()) {
+                    ctx.writeAndFlush(answer, promise);
+                    return;
+                }
+                try {
+                    ctx.executor().execute(() -> ctx.writeAndFlush(answer, promise));
+                } catch (RejectedExecutionException e) {
+                    // The loop is shutting down: the answer goes with the connection.
+                }
+            });
+            return;
+        }
         if (!(msg instanceof FencedAnswer fenced)) {
             ctx.write(msg, promise);
             return;

@@ -3,6 +3,7 @@ package io.sessionmesh.master.handler;
 import io.sessionmesh.master.coherence.Holder;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.PushTable;
+import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
@@ -10,6 +11,8 @@ import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Registration and leases (PROTOCOL.md 3.7): REGISTER makes this connection a cache's (its reads then make the cache a
@@ -22,27 +25,60 @@ public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
     private final ConnectionRegistration registration;
     private final PushHandler pushHandler;
     private final ServerCounters counters;
+    /** This master's group when it is a replica of one; null for a master on its own. */
+    private final ReplicaGroup group;
 
     public RegistrationHandler(HolderRegistry holders, ConnectionRegistration registration, PushHandler pushHandler,
                                ServerCounters counters) {
+        this(holders, registration, pushHandler, counters, null);
+    }
+
+    public RegistrationHandler(HolderRegistry holders, ConnectionRegistration registration, PushHandler pushHandler,
+                               ServerCounters counters, ReplicaGroup group) {
         this.holders = holders;
         this.registration = registration;
         this.pushHandler = pushHandler;
         this.counters = counters;
+        this.group = group;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof Received r && r.request() instanceof MasterRequest.Register register) {
-            ctx.write(register(ctx, r.requestId(), register), ctx.voidPromise());
-        } else if (msg instanceof Received r && r.request() instanceof MasterRequest.Ping ping) {
-            if (registration.isCurrentControl()) {
-                registration.holder().granted(System.nanoTime() + holders.leaseNanos());
-            }
-            ctx.write(new MasterAnswer.Bytes(Opcodes.PING, r.requestId(), ping.payload()), ctx.voidPromise());
-        } else {
+        if (!(msg instanceof Received r)
+                || !(r.request() instanceof MasterRequest.Register || r.request() instanceof MasterRequest.Ping)) {
             ctx.fireChannelRead(msg);
+            return;
         }
+        if (group == null) {
+            ctx.write(answer(ctx, r), ctx.voidPromise());
+            return;
+        }
+        // A replica grants leases only while it leads, and its answer (the grant) leaves only after a read barrier has
+        // confirmed it still does: a lease it grants must end before another replica can be elected and acknowledge
+        // writes (PROTOCOL.md 3.8). The registration itself takes effect at once, so requests behind it see it.
+        int opcode = r.request().opcode();
+        CompletableFuture<MasterAnswer> answer;
+        if (group.leads()) {
+            MasterAnswer now = answer(ctx, r);
+            answer = group.readBarrier().thenApply(ok -> now);
+        } else {
+            answer = CompletableFuture.failedFuture(group.notLeader());
+        }
+        ctx.write(new DeferredAnswer(answer.exceptionally(failure -> {
+            counters.errors.increment();
+            return new MasterAnswer.Error(opcode, r.requestId(), Status.NOT_LEADER, group.leaderAddress());
+        })), ctx.voidPromise());
+    }
+
+    /** The answer to REGISTER or PING, with its lease grant on the holder's control connection. */
+    private MasterAnswer answer(ChannelHandlerContext ctx, Received r) {
+        if (r.request() instanceof MasterRequest.Register register) {
+            return register(ctx, r.requestId(), register);
+        }
+        if (registration.isCurrentControl()) {
+            registration.holder().granted(System.nanoTime() + holders.leaseNanos());
+        }
+        return new MasterAnswer.Bytes(Opcodes.PING, r.requestId(), ((MasterRequest.Ping) r.request()).payload());
     }
 
     private MasterAnswer register(ChannelHandlerContext ctx, int id, MasterRequest.Register request) {

@@ -3,6 +3,8 @@ package io.sessionmesh.master.server;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
+import io.sessionmesh.master.replication.ReplicaCommand;
+import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.Ticker;
 
@@ -22,9 +24,13 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,9 +54,11 @@ public final class MasterServer implements AutoCloseable {
     private final ScheduledExecutorService sweeper;
     private final HolderRegistry holders;
     private final Channel serverChannel;
+    /** This master's replica of its group; null for a master on its own. */
+    private final ReplicaGroup group;
     private volatile boolean closed;
 
-    private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException {
+    private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
         this.config = config;
         this.store = store;
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("master-accept", true), NioIoHandler.newFactory());
@@ -62,7 +70,12 @@ public final class MasterServer implements AutoCloseable {
             return t;
         });
         this.holders = new HolderRegistry(config.lease().toMillis(), sweeper);
+        ReplicaGroup replica = null;
         try {
+            if (config.group() != null) {
+                replica = ReplicaGroup.start(config.group(), store, new BinaryTransportCodec(config.transportLimits()),
+                        holders.invalidatorFor(null), config.lease().toMillis());
+            }
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(NioServerSocketChannel.class)
@@ -71,35 +84,63 @@ public final class MasterServer implements AutoCloseable {
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                     .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels,
-                            holders));
+                            holders, replica, sweeper));
             serverChannel = b.bind(config.bind(), config.port()).sync().channel();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | InterruptedException | IOException e) {
+            if (replica != null) {
+                replica.close();
+            }
             shutdownLoops();
             throw e;
         }
+        this.group = replica;
         sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
                 SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** Starts a master with a new store on the system clock. */
-    public static MasterServer start(MasterConfig config) throws InterruptedException {
-        return new MasterServer(config, new SessionStore(config.store(), Ticker.SYSTEM));
+    /**
+     * Starts a master with a new store: on the system's monotonic clock, or on the wall clock for a replica of a group
+     * (its log carries the leader's time). A replica also starts its Raft server and replays its log.
+     */
+    public static MasterServer start(MasterConfig config) throws InterruptedException, IOException {
+        return new MasterServer(config, new SessionStore(config.store(), config.group() == null ? Ticker.SYSTEM : Ticker.WALL));
     }
 
     /** Starts a master in front of a given store (tests, a sidecar's in-process master). */
-    public static MasterServer start(MasterConfig config, SessionStore store) throws InterruptedException {
+    public static MasterServer start(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
         return new MasterServer(config, store);
     }
 
+    /**
+     * Every second. On its own, the master removes what expired. In a group, the leader proposes the removal of what
+     * expired by its clock (every replica removes it when the entry is applied); a follower only keeps its expiry wheel
+     * from growing.
+     */
     private void sweep() {
         try {
-            int expired = store.expireDue();
-            if (expired > 0) {
-                log.debug("expired {} sessions", expired);
+            if (group == null) {
+                int expired = store.expireDue();
+                if (expired > 0) {
+                    log.debug("expired {} sessions", expired);
+                }
+            } else if (group.leads()) {
+                List<String> expired = store.expiredBy(System.currentTimeMillis());
+                for (int from = 0; from < expired.size(); from += ReplicaCommand.MAX_IDS) {
+                    List<String> part = expired.subList(from, Math.min(expired.size(), from + ReplicaCommand.MAX_IDS));
+                    group.propose(new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, List.copyOf(part)), 0,
+                            holders.invalidatorFor(null));
+                }
+            } else {
+                store.forgetDue(System.currentTimeMillis());
             }
         } catch (RuntimeException e) {
             log.error("expiry sweep failed", e);
         }
+    }
+
+    /** This master's replica of its group, or null. */
+    public ReplicaGroup group() {
+        return group;
     }
 
     /** Where the master listens (the real port when the config said 0). */
@@ -125,6 +166,10 @@ public final class MasterServer implements AutoCloseable {
         Map<String, Long> stats = new LinkedHashMap<>(store.stats());
         counters.putInto(stats);
         holders.putInto(stats);
+        if (group != null) {
+            stats.put("replica_leads", group.leads() ? 1L : 0L);
+            stats.put("replica_pending_proposals", (long) group.pendingProposals());
+        }
         return stats;
     }
 
@@ -150,6 +195,13 @@ public final class MasterServer implements AutoCloseable {
         channels.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(graceMillis);
         channels.close().awaitUninterruptibly(graceMillis + 1000);
         sweeper.shutdownNow();
+        if (group != null) {
+            try {
+                group.close();
+            } catch (IOException e) {
+                log.warn("replica did not close cleanly", e);
+            }
+        }
         shutdownLoops();
         log.info("master stopped: {}", stats());
     }

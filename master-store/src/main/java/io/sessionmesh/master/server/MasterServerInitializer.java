@@ -6,11 +6,13 @@ import io.sessionmesh.master.handler.ConnectionLimiter;
 import io.sessionmesh.master.handler.ConnectionRegistration;
 import io.sessionmesh.master.handler.DataHandler;
 import io.sessionmesh.master.handler.FlowControlHandler;
+import io.sessionmesh.master.handler.GroupDataHandler;
 import io.sessionmesh.master.handler.IdleCloser;
 import io.sessionmesh.master.handler.PushHandler;
 import io.sessionmesh.master.handler.RegistrationHandler;
 import io.sessionmesh.master.handler.RequestDecoder;
 import io.sessionmesh.master.handler.ServerCounters;
+import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.wire.protocol.FrameDecoder;
 import io.sessionmesh.wire.protocol.FrameEncoder;
@@ -19,6 +21,8 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
+
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The pipeline of one master connection, head to tail:
@@ -32,6 +36,7 @@ import io.netty.channel.group.ChannelGroup;
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
  *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
  *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
+ *  group      GroupDataHandler       in a replica of a group only: the data operations through the group (or NOT_LEADER)
  *  data       DataHandler            READ, WRITE, TOUCH, CREATE, DELETE, schemas, STATS; answers what was rejected
  * </pre>
  *
@@ -47,9 +52,11 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
     private final DataHandler.StatsSource stats;
     private final ChannelGroup channels;
     private final HolderRegistry holders;
+    private final ReplicaGroup group;
+    private final ScheduledExecutorService timer;
 
     MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters, DataHandler.StatsSource stats,
-                            ChannelGroup channels, HolderRegistry holders) {
+                            ChannelGroup channels, HolderRegistry holders, ReplicaGroup group, ScheduledExecutorService timer) {
         this.config = config;
         this.store = store;
         this.codec = new BinaryTransportCodec(config.transportLimits());
@@ -58,6 +65,8 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
         this.stats = stats;
         this.channels = channels;
         this.holders = holders;
+        this.group = group;
+        this.timer = timer;
     }
 
     @Override
@@ -74,7 +83,10 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("requests", new RequestDecoder(codec, counters))
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)
-                .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters))
-                .addLast("data", new DataHandler(store, registration, counters, stats));
+                .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters, group));
+        if (group != null) {
+            ch.pipeline().addLast("group", new GroupDataHandler(store, group, registration, counters, timer));
+        }
+        ch.pipeline().addLast("data", new DataHandler(store, registration, counters, stats));
     }
 }

@@ -82,6 +82,14 @@ final class ExpiryWheel {
         return looked;
     }
 
+    /** Empties every bucket and starts again at {@code now} (a replica that becomes its group's leader). */
+    void reset(long now) {
+        for (ConcurrentLinkedQueue<Session> b : buckets) {
+            b.clear();
+        }
+        tick = Math.floorDiv(now, resolution);
+    }
+
     /** Entries in the wheel, live or removed (for tests and stats; walks every bucket). */
     int size() {
         int n = 0;

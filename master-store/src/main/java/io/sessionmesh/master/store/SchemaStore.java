@@ -49,6 +49,16 @@ public final class SchemaStore {
         return schemas.get(uid);
     }
 
+    /** Every schema, for a snapshot. */
+    void forEach(java.util.function.BiConsumer<Long, byte[]> action) {
+        schemas.forEach(action);
+    }
+
+    /** Forgets every schema (a replica about to load a snapshot). */
+    void clear() {
+        schemas.clear();
+    }
+
     public int size() {
         return schemas.size();
     }

@@ -28,11 +28,16 @@ final class Session {
     SessionHolders holders;
 
     Session(String id, long now, long idleTimeout, long maxLifetime) {
+        this(id, now, idleTimeout, now + maxLifetime, now);
+    }
+
+    /** A session as a snapshot recorded it. */
+    Session(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess) {
         this.id = id;
-        this.createdAt = now;
+        this.createdAt = createdAt;
         this.idleTimeout = idleTimeout;
-        this.hardDeadline = now + maxLifetime;
-        this.lastAccess = now;
+        this.hardDeadline = hardDeadline;
+        this.lastAccess = lastAccess;
     }
 
     private static final java.lang.invoke.VarHandle LAST_ACCESS;

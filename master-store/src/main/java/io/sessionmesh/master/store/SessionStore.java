@@ -120,14 +120,7 @@ public final class SessionStore {
      *     UNAVAILABLE when the store is full
      */
     public CreatedSession create(Duration idleTimeout, java.util.function.Predicate<String> acceptId) {
-        Duration idle = idleTimeout == null ? limits.defaultIdleTimeout() : idleTimeout;
-        if (idle.toMillis() < 1 || idle.compareTo(limits.maxIdleTimeout()) > 0) {
-            throw new StoreException(Status.BAD_REQUEST, "idle timeout " + idle.toMillis() + " ms is outside 1 ms.."
-                    + limits.maxIdleTimeout().toMillis() + " ms");
-        }
-        if (sessions.size() >= limits.maxSessions()) {
-            throw new StoreException(Status.UNAVAILABLE, "the store holds its maximum of " + limits.maxSessions() + " sessions");
-        }
+        Duration idle = checkedIdleTimeout(idleTimeout);
         long now = ticker.millis();
         Session session;
         int attempts = 0;
@@ -142,6 +135,43 @@ public final class SessionStore {
             }
             session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
         } while (sessions.putIfAbsent(session.id, session) != null);
+        return created(session);
+    }
+
+    /**
+     * A new empty session with the id a replicated group's leader chose ({@link #newId()}), at the time in its log:
+     * every replica makes the same session.
+     *
+     * @throws StoreException BAD_REQUEST for a timeout out of range, CONFLICT when the id is taken, UNAVAILABLE when
+     *     the store is full
+     */
+    public CreatedSession create(String id, Duration idleTimeout, long now) {
+        Duration idle = checkedIdleTimeout(idleTimeout);
+        Session session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
+        if (sessions.putIfAbsent(id, session) != null) {
+            throw new StoreException(Status.CONFLICT, "session id " + SessionIds.redact(id) + " is taken");
+        }
+        return created(session);
+    }
+
+    /** A fresh random session id (for a group's leader to choose before it replicates the creation). */
+    public String newId() {
+        return ids.next();
+    }
+
+    private Duration checkedIdleTimeout(Duration idleTimeout) {
+        Duration idle = idleTimeout == null ? limits.defaultIdleTimeout() : idleTimeout;
+        if (idle.toMillis() < 1 || idle.compareTo(limits.maxIdleTimeout()) > 0) {
+            throw new StoreException(Status.BAD_REQUEST, "idle timeout " + idle.toMillis() + " ms is outside 1 ms.."
+                    + limits.maxIdleTimeout().toMillis() + " ms");
+        }
+        if (sessions.size() >= limits.maxSessions()) {
+            throw new StoreException(Status.UNAVAILABLE, "the store holds its maximum of " + limits.maxSessions() + " sessions");
+        }
+        return idle;
+    }
+
+    private CreatedSession created(Session session) {
         wheel.schedule(session);
         counters.creates.increment();
         return new CreatedSession(session.id, Duration.ofMillis(session.idleTimeout), limits.maxLifetime());
@@ -217,7 +247,11 @@ public final class SessionStore {
      * its own write into its cache).
      */
     public Written write(WriteRequest request, long writerBit, Invalidator invalidator) {
-        long now = ticker.millis();
+        return write(request, writerBit, invalidator, ticker.millis());
+    }
+
+    /** {@link #write(WriteRequest, long, Invalidator)} at {@code now} (a replicated group's log time). */
+    public Written write(WriteRequest request, long writerBit, Invalidator invalidator, long now) {
         Session session = live(request.sessionId(), now);
         List<SectionDelta> deltas = request.deltas();
         long[] versions = new long[deltas.size()];
@@ -302,8 +336,12 @@ public final class SessionStore {
      * @throws StoreException NOT_FOUND if there is no such live session
      */
     public Fence delete(String sessionId, long deleterBit, Invalidator invalidator) {
+        return delete(sessionId, deleterBit, invalidator, ticker.millis());
+    }
+
+    /** {@link #delete(String, long, Invalidator)} at {@code now} (a replicated group's log time). */
+    public Fence delete(String sessionId, long deleterBit, Invalidator invalidator, long now) {
         Session session = sessions.get(sessionId);
-        long now = ticker.millis();
         if (session == null || session.removed || session.isExpired(now)) {
             throw gone(session, now);
         }
@@ -325,7 +363,12 @@ public final class SessionStore {
      * @throws StoreException NOT_FOUND
      */
     public void touch(String sessionId) {
-        live(sessionId, ticker.millis());
+        touch(sessionId, ticker.millis());
+    }
+
+    /** {@link #touch(String)} at {@code now} (a replicated group's log time). */
+    public void touch(String sessionId, long now) {
+        live(sessionId, now);
         counters.touches.increment();
     }
 
@@ -354,6 +397,105 @@ public final class SessionStore {
             });
         }
         return (int) (counters.expiries.sum() - before);
+    }
+
+    /**
+     * A replicated group's leader: the sessions that have expired by {@code now}, which it proposes to remove
+     * ({@link #expire}); they leave the expiry wheel here and go back to it if they turn out to be alive.
+     */
+    public List<String> expiredBy(long now) {
+        List<String> expired = new ArrayList<>();
+        synchronized (sweepLock) {
+            wheel.advance(now, s -> expired.add(s.id));
+        }
+        return expired;
+    }
+
+    /**
+     * A replica applies its leader's expiry: each named session that is expired at {@code now} (the leader's time in
+     * the log) is removed; one used since is put back on the expiry wheel. Returns how many were removed.
+     */
+    public int expire(List<String> sessionIds, long now) {
+        int removed = 0;
+        for (String id : sessionIds) {
+            Session session = sessions.get(id);
+            if (session == null || session.removed) {
+                continue;
+            }
+            if (session.isExpired(now)) {
+                if (remove(session)) {
+                    counters.expiries.increment();
+                    removed++;
+                }
+            } else {
+                wheel.schedule(session);
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * A replica that follows keeps its expiry wheel from growing: sessions past their deadline by its own clock leave
+     * the wheel (their leader decides whether they go); {@link #lead} rebuilds the wheel when it becomes the leader.
+     */
+    public void forgetDue(long now) {
+        synchronized (sweepLock) {
+            wheel.advance(now, s -> { });
+        }
+    }
+
+    /**
+     * A replica starts to lead its group at {@code now}: it cannot know which sessions the old leader served reads
+     * of since they last reached the log, so every session counts as used now (a failover may give an idle session
+     * one more idle timeout, never one less); nobody holds anything any more (caches registered with this replica
+     * before lost their leases with its leadership); the expiry wheel holds every live session again.
+     */
+    public void lead(long now) {
+        synchronized (sweepLock) {
+            wheel.reset(now);
+            for (Session session : sessions.values()) {
+                synchronized (session) {
+                    if (session.removed) {
+                        continue;
+                    }
+                    session.touch(Math.max(now, session.lastAccess));
+                    if (session.holders != null) {
+                        session.holders.clear();
+                    }
+                }
+                wheel.schedule(session);
+            }
+        }
+    }
+
+    /** The sessions, for {@link StoreSnapshot}. */
+    java.util.Collection<Session> sessionsForSnapshot() {
+        return sessions.values();
+    }
+
+    /** Empties the store before a snapshot is loaded into it. */
+    void clearForSnapshot() {
+        synchronized (sweepLock) {
+            for (Session session : sessions.values()) {
+                remove(session);
+            }
+            wheel.reset(ticker.millis());
+            schemas.clear();
+        }
+    }
+
+    /** A session from a snapshot, as it was. */
+    void restore(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess, EncodedSection[] sections) {
+        Session session = new Session(id, createdAt, idleTimeout, hardDeadline, lastAccess);
+        long bytes = 0;
+        for (int i = 0; i < sections.length; i++) {
+            bytes += sections[i].encodedSize();
+        }
+        session.sections = sections;
+        session.bytes = bytes;
+        storeBytes.add(bytes);
+        sessions.put(id, session);
+        wheel.schedule(session);
     }
 
     /** The session's live state, or NOT_FOUND; extends its idle time. */

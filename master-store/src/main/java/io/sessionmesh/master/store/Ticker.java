@@ -9,6 +9,13 @@ public interface Ticker {
     /** Monotonic time ({@link System#nanoTime()} in milliseconds). */
     Ticker SYSTEM = () -> System.nanoTime() / 1_000_000L;
 
+    /**
+     * The wall clock ({@link System#currentTimeMillis()}), for the replicas of a group: their log carries the leader's
+     * time, which every replica, and the next leader, must read on one scale. It may step back a little when the host's
+     * clock is set; expiry then runs that much late, never early by more than the step.
+     */
+    Ticker WALL = System::currentTimeMillis;
+
     /** Milliseconds from an arbitrary origin; never goes back. */
     long millis();
 }

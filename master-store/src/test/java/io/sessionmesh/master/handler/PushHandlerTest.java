@@ -103,4 +103,15 @@ class PushHandlerTest {
         ch.writeInbound(new Received(2, new io.sessionmesh.wire.protocol.MasterRequest.Stats()));
         assertInstanceOf(Received.class, ch.readInbound());
     }
+
+    @Test
+    void deferredAnswer_isWrittenWhenItCompletes() {
+        java.util.concurrent.CompletableFuture<MasterAnswer> later = new java.util.concurrent.CompletableFuture<>();
+        ch.writeOutbound(new DeferredAnswer(later));
+        assertNull(ch.readOutbound(), "nothing leaves before the answer is made");
+        MasterAnswer.Bytes answer = MasterAnswer.Bytes.empty(Opcodes.DELETE, 12);
+        later.complete(answer);
+        ch.runPendingTasks();
+        assertSame(answer, ch.readOutbound());
+    }
 }

@@ -28,12 +28,17 @@ public final class Status {
     public static final int INTERNAL = 7;
     /** The format version, message type or a must-understand flag is unknown to this peer. */
     public static final int UNSUPPORTED_VERSION = 8;
+    /**
+     * A replica of a master group that is not its leader (or not yet ready to lead): the message is the leader's data
+     * address, {@code host:port}, or empty when this replica knows of none (PROTOCOL.md 3.8).
+     */
+    public static final int NOT_LEADER = 9;
     /** The highest code the wire can carry (one unsigned byte). */
     public static final int MAX_CODE = 255;
 
     private static final String[] NAMES = {
         "OK", "NOT_FOUND", "CONFLICT", "TOO_LARGE", "BAD_REQUEST", "UNAVAILABLE", "TIMEOUT", "INTERNAL",
-        "UNSUPPORTED_VERSION",
+        "UNSUPPORTED_VERSION", "NOT_LEADER",
     };
     private static final String UNKNOWN_PREFIX = "STATUS_";
 

@@ -1,0 +1,179 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.placement.Placements;
+import io.sessionmesh.master.replication.ReplicaCommand;
+import io.sessionmesh.master.replication.ReplicaGroup;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.wire.placement.HashRing;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.SessionTimes;
+import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The data operations of a master that is a replica of a group (PROTOCOL.md 3.8), in front of {@link DataHandler}:
+ * on a replica that does not lead, every one is answered NOT_LEADER with the leader's address; on the leader, each
+ * change (WRITE, CREATE, DELETE, TOUCH, SCHEMA_PUBLISH) is proposed to the group and answered once applied, and each
+ * read (READ, SCHEMA_FETCH) waits for a read barrier. The answers are {@link DeferredAnswer}s, made off the loop. A
+ * write's or delete's acknowledgement also waits for its invalidations (its {@link Fence}) and, on a leader just
+ * elected, for every lease the old leader granted to run out ({@link ReplicaGroup#writesOpenNanos()}). STATS and what
+ * earlier handlers rejected pass on to {@link DataHandler}.
+ */
+public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(GroupDataHandler.class);
+
+    private final SessionStore store;
+    private final ReplicaGroup group;
+    private final ConnectionRegistration registration;
+    private final ServerCounters counters;
+    /** Releases the acknowledgements a new leader holds back until writes are open. */
+    private final ScheduledExecutorService timer;
+
+    public GroupDataHandler(SessionStore store, ReplicaGroup group, ConnectionRegistration registration, ServerCounters counters,
+                            ScheduledExecutorService timer) {
+        this.store = store;
+        this.group = group;
+        this.registration = registration;
+        this.counters = counters;
+        this.timer = timer;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Received received) || received.request() instanceof MasterRequest.Stats) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        int id = received.requestId();
+        MasterRequest<?> request = received.request();
+        CompletableFuture<MasterAnswer> answer;
+        try {
+            answer = group.leads() ? answer(ctx, id, request) : CompletableFuture.failedFuture(group.notLeader());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        ctx.write(new DeferredAnswer(answer.exceptionally(failure -> error(ctx, request.opcode(), id, failure))),
+                ctx.voidPromise());
+    }
+
+    private CompletableFuture<MasterAnswer> answer(ChannelHandlerContext ctx, int id, MasterRequest<?> request) {
+        long bit = registration.holderBit();
+        if (request instanceof MasterRequest.Read r) {
+            return group.readBarrier().thenApply(ok -> {
+                EncodedReadResult result = store.read(r.message(), bit);
+                return new MasterAnswer.Read(id, result, times(result.sessionId()));
+            });
+        }
+        if (request instanceof MasterRequest.FetchSchema f) {
+            return group.readBarrier().thenApply(ok -> {
+                byte[] schema = store.schemas().fetch(f.uid());
+                if (schema == null) {
+                    throw new StoreException(Status.NOT_FOUND, "no schema " + Long.toHexString(f.uid()));
+                }
+                return new MasterAnswer.Bytes(Opcodes.SCHEMA_FETCH, id, schema);
+            });
+        }
+        if (request instanceof MasterRequest.Write w) {
+            return group.propose(new ReplicaCommand.Write(w.message()), bit, registration.invalidator()).thenCompose(outcome -> {
+                SessionStore.Written written = (SessionStore.Written) outcome;
+                return acknowledged(written.fence(),
+                        new MasterAnswer.Write(id, written.result(), times(w.message().sessionId())));
+            });
+        }
+        if (request instanceof MasterRequest.Delete d) {
+            return group.propose(new ReplicaCommand.Delete(d.sessionId()), bit, registration.invalidator())
+                    .thenCompose(outcome -> acknowledged(((ReplicaGroup.Deleted) outcome).fence(),
+                            MasterAnswer.Bytes.empty(Opcodes.DELETE, id)));
+        }
+        if (request instanceof MasterRequest.Touch t) {
+            return group.propose(new ReplicaCommand.Sessions(ReplicaCommand.TOUCH, List.of(t.sessionId())), bit,
+                    registration.invalidator()).thenApply(outcome -> new MasterAnswer.Touched(id, times(t.sessionId())));
+        }
+        if (request instanceof MasterRequest.Create c) {
+            String sessionId = newId(c);
+            long idle = c.idleTimeout() == null ? 0 : c.idleTimeout().toMillis();
+            return group.propose(new ReplicaCommand.Create(sessionId, idle), bit, registration.invalidator())
+                    .thenApply(outcome -> {
+                        SessionStore.CreatedSession created = (SessionStore.CreatedSession) outcome;
+                        return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+                    });
+        }
+        if (request instanceof MasterRequest.PublishSchema p) {
+            return group.propose(new ReplicaCommand.Schema(p.uid(), p.schema()), bit, registration.invalidator())
+                    .thenApply(outcome -> MasterAnswer.Bytes.empty(Opcodes.SCHEMA_PUBLISH, id));
+        }
+        return CompletableFuture.completedFuture(new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
+                Opcodes.name(request.opcode()) + " is not a data operation of this master"));
+    }
+
+    /**
+     * The answer, once the fence is done and writes are open (a leader just elected waits out the old leader's leases).
+     */
+    private CompletableFuture<MasterAnswer> acknowledged(Fence fence, MasterAnswer answer) {
+        CompletableFuture<MasterAnswer> done = new CompletableFuture<>();
+        Runnable release = () -> {
+            long wait = group.writesOpenNanos() - System.nanoTime();
+            if (wait <= 0) {
+                done.complete(answer);
+            } else {
+                timer.schedule(() -> done.complete(answer), wait, TimeUnit.NANOSECONDS);
+            }
+        };
+        if (fence == null) {
+            release.run();
+        } else {
+            fence.whenDone(release);
+        }
+        return done;
+    }
+
+    /** A fresh id whose place on the sender's ring of groups is this group's, chosen before the creation is proposed. */
+    private String newId(MasterRequest.Create create) {
+        if (create.placement() == null) {
+            return store.newId();
+        }
+        HashRing<Integer> ring = Placements.ring(create.placement());
+        int self = create.placement().self();
+        Predicate<String> accept = candidate -> ring.indexFor(candidate) == self;
+        for (int attempt = 0; attempt < SessionStore.MAX_ID_ATTEMPTS; attempt++) {
+            String id = store.newId();
+            if (accept.test(id)) {
+                return id;
+            }
+        }
+        throw new StoreException(Status.BAD_REQUEST, "no id out of " + SessionStore.MAX_ID_ATTEMPTS
+                + " falls on this master's part of the ring: is the placement right?");
+    }
+
+    private SessionTimes times(String sessionId) {
+        SessionTimes t = store.times(sessionId);
+        return t == null ? SessionTimes.NONE : t;
+    }
+
+    private MasterAnswer error(ChannelHandlerContext ctx, int opcode, int id, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof StoreException e) {
+            counters.errors.increment();
+            return new MasterAnswer.Error(opcode, id, e.status(), e.getMessage());
+        }
+        counters.internalErrors.increment();
+        log.error("{} request failed on {}", Opcodes.name(opcode), ctx.channel(), cause);
+        return new MasterAnswer.Error(opcode, id, Status.INTERNAL, Opcodes.name(opcode) + " failed: " + cause);
+    }
+}

@@ -1,0 +1,226 @@
+package io.sessionmesh.master.replication;
+
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One entry of a master group's Raft log: a change to the store that every replica applies in log order
+ * (PROTOCOL.md 5.2 gives every byte). The leader stamps it with its wall-clock time, so that each replica computes
+ * the same expiry from it, and with its own origin and a ticket, so that the replica that proposed it can hand the
+ * outcome to the request waiting for it.
+ *
+ * <pre>
+ * u8  format (1)     u8  kind     i64 leader time (epoch ms)     i64 origin     i64 ticket     kind's body
+ * </pre>
+ */
+public sealed interface ReplicaCommand {
+    /** The entry format this build writes and reads. */
+    int FORMAT = 1;
+    /** Bytes before the body. */
+    int HEADER_BYTES = 26;
+    /** Most session ids in one TOUCH or EXPIRE entry. */
+    int MAX_IDS = 4096;
+
+    int WRITE = 1;
+    int CREATE = 2;
+    int DELETE = 3;
+    int TOUCH = 4;
+    int EXPIRE = 5;
+    int SCHEMA = 6;
+    int LEAD = 7;
+
+    int kind();
+
+    /** The kind's body, after the header. */
+    void writeBody(ByteBuffer out, BinaryTransportCodec codec);
+
+    int bodySize(BinaryTransportCodec codec);
+
+    /** A write of sections: the WRITE request's own binary form (PROTOCOL.md 2). */
+    record Write(WriteRequest request) implements ReplicaCommand {
+        public int kind() {
+            return WRITE;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return codec.encodedSize(request);
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            codec.encode(request, out);
+        }
+    }
+
+    /** A new session with the id its leader chose. {@code idleTimeoutMillis} 0: the store's default. */
+    record Create(String sessionId, long idleTimeoutMillis) implements ReplicaCommand {
+        public int kind() {
+            return CREATE;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return idSize(sessionId) + 8;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            putId(out, sessionId);
+            out.putLong(idleTimeoutMillis);
+        }
+    }
+
+    record Delete(String sessionId) implements ReplicaCommand {
+        public int kind() {
+            return DELETE;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return idSize(sessionId);
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            putId(out, sessionId);
+        }
+    }
+
+    /** Sessions used at the entry's time (TOUCH requests), or expired by it (the leader's sweep), by {@code kind}. */
+    record Sessions(int kind, List<String> sessionIds) implements ReplicaCommand {
+        public Sessions {
+            if (kind != TOUCH && kind != EXPIRE) {
+                throw new IllegalArgumentException("kind " + kind);
+            }
+            if (sessionIds.size() > MAX_IDS) {
+                throw new IllegalArgumentException(sessionIds.size() + " ids, above " + MAX_IDS);
+            }
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            int n = 2;
+            for (String id : sessionIds) {
+                n += idSize(id);
+            }
+            return n;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            out.putShort((short) sessionIds.size());
+            for (String id : sessionIds) {
+                putId(out, id);
+            }
+        }
+    }
+
+    /** A schema of the attribute codec, published once and kept by every replica. */
+    record Schema(long uid, byte[] schema) implements ReplicaCommand {
+        public int kind() {
+            return SCHEMA;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return 8 + 4 + schema.length;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            out.putLong(uid);
+            out.putInt(schema.length);
+            out.put(schema);
+        }
+    }
+
+    /**
+     * A replica starts to lead at the entry's time: every session counts as used then and nobody holds anything
+     * ({@link io.sessionmesh.master.store.SessionStore#lead}). No body.
+     */
+    record Lead() implements ReplicaCommand {
+        public int kind() {
+            return LEAD;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return 0;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+        }
+    }
+
+    /** A decoded entry: its command and header. */
+    record Entry(ReplicaCommand command, long time, long origin, long ticket) {
+    }
+
+    static byte[] encode(ReplicaCommand command, long time, long origin, long ticket, BinaryTransportCodec codec) {
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + command.bodySize(codec));
+        out.put((byte) FORMAT).put((byte) command.kind()).putLong(time).putLong(origin).putLong(ticket);
+        command.writeBody(out, codec);
+        if (out.hasRemaining()) {
+            throw new IllegalStateException(command.getClass().getSimpleName() + " wrote " + out.position() + " of "
+                    + out.capacity() + " bytes");
+        }
+        return out.array();
+    }
+
+    /**
+     * @throws MalformedMessageException for an entry this build cannot read (a replica must stop rather than skip it)
+     */
+    static Entry decode(ByteBuffer in, BinaryTransportCodec codec) {
+        try {
+            int format = in.get() & 0xFF;
+            if (format != FORMAT) {
+                throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "log entry format " + format
+                        + ": this master reads format " + FORMAT);
+            }
+            int kind = in.get() & 0xFF;
+            long time = in.getLong();
+            long origin = in.getLong();
+            long ticket = in.getLong();
+            ReplicaCommand command = switch (kind) {
+                case WRITE -> new Write(codec.decode(in, WriteRequest.class));
+                case CREATE -> new Create(getId(in), in.getLong());
+                case DELETE -> new Delete(getId(in));
+                case TOUCH, EXPIRE -> {
+                    int n = in.getShort() & 0xFFFF;
+                    List<String> ids = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        ids.add(getId(in));
+                    }
+                    yield new Sessions(kind, ids);
+                }
+                case SCHEMA -> {
+                    long uid = in.getLong();
+                    byte[] schema = new byte[in.getInt()];
+                    in.get(schema);
+                    yield new Schema(uid, schema);
+                }
+                case LEAD -> new Lead();
+                default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "log entry kind " + kind
+                        + " is unknown to this master");
+            };
+            return new Entry(command, time, origin, ticket);
+        } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "log entry cut short or malformed: " + e);
+        }
+    }
+
+    private static int idSize(String id) {
+        return 1 + id.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static void putId(ByteBuffer out, String id) {
+        byte[] bytes = id.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > 255) {
+            throw new IllegalArgumentException("session id of " + bytes.length + " bytes");
+        }
+        out.put((byte) bytes.length).put(bytes);
+    }
+
+    private static String getId(ByteBuffer in) {
+        byte[] bytes = new byte[in.get() & 0xFF];
+        in.get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,303 @@
+package io.sessionmesh.master.replication;
+
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.Status;
+
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * This master's replica of its group: an Apache Ratis server (Raft over Netty, the log in Ratis's segmented files on
+ * local disk) whose state machine is the {@link SessionStore} ({@link StoreStateMachine}). Every change is proposed
+ * here and acknowledged only once a majority of the group has it in its log and this replica has applied it; reads
+ * are served by the leader only, after a {@link ReadBarrier} (Ratis's linearizable read, on its leader lease).
+ *
+ * <h2>Leading</h2>
+ * A replica that Ratis makes leader first proposes a LEAD entry and serves nothing until it has applied it (so it
+ * holds every entry of earlier terms, and every replica has dropped the holders of the old leader's caches). Then it
+ * answers reads at once, but keeps each write's and delete's acknowledgement back until {@link #writesOpenNanos()}:
+ * one cache lease ({@code leaseMillis}) and a margin after that moment. A cache that read from the old leader holds a
+ * lease the old leader granted while Ratis still counted it leader, so before this replica was elected: once that
+ * lease has run out, the cache serves nothing it read from the old leader, and no write can be acknowledged while a
+ * stale copy is still served (PROTOCOL.md 3.8 gives the whole argument).
+ */
+public final class ReplicaGroup implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicaGroup.class);
+
+    private final GroupConfig config;
+    private final RaftServer server;
+    private final RaftGroup group;
+    private final RaftPeerId self;
+    private final StoreStateMachine machine;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private final ReadBarrier reads;
+    private final long leaseNanos;
+    /** The term this replica leads in once its LEAD entry is applied; -1 when it does not lead. */
+    private volatile long ledTerm = -1;
+    private volatile long writesOpenNanos;
+    private volatile RaftPeerId leader;
+    private volatile boolean closed;
+
+    private ReplicaGroup(GroupConfig config, RaftServer server, RaftGroup group, StoreStateMachine machine, long leaseMillis) {
+        this.config = config;
+        this.server = server;
+        this.group = group;
+        this.self = RaftPeerId.valueOf(config.self().id());
+        this.machine = machine;
+        this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        this.reads = new ReadBarrier(this::readIndex);
+    }
+
+    /**
+     * Starts this replica: opens (or formats, on first start) its Ratis storage under {@code config.dir()}, loads the
+     * latest snapshot and replays the log after it, then joins the group's elections.
+     *
+     * @param leaseMillis the longest lease this master grants a cache (its holders' registry)
+     * @param anonymous the invalidator of writes made by no cache
+     */
+    public static ReplicaGroup start(GroupConfig config, SessionStore store, BinaryTransportCodec codec,
+                                     Invalidator anonymous, long leaseMillis) throws IOException {
+        StoreStateMachine machine = new StoreStateMachine(store, codec, anonymous);
+        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(
+                UUID.nameUUIDFromBytes(("sessionmesh-group:" + config.name()).getBytes(StandardCharsets.UTF_8))), peers(config));
+        RaftProperties properties = properties(config);
+        RaftServer server = RaftServer.newBuilder()
+                .setServerId(RaftPeerId.valueOf(config.self().id()))
+                .setGroup(group)
+                .setStateMachine(machine)
+                .setProperties(properties)
+                .setOption(isEmpty(config.dir()) ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
+                .build();
+        ReplicaGroup replica = new ReplicaGroup(config, server, group, machine, leaseMillis);
+        machine.listen(replica.new Leadership());
+        server.start();
+        log.info("replica {} of group {} started: {} replicas, Raft port {}, log in {}", config.self().id(), config.name(),
+                config.replicas().size(), config.self().raftPort(), config.dir());
+        return replica;
+    }
+
+    private static boolean isEmpty(java.nio.file.Path dir) throws IOException {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return true;
+        }
+        try (var entries = java.nio.file.Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    private static List<RaftPeer> peers(GroupConfig config) {
+        List<RaftPeer> peers = new ArrayList<>();
+        for (GroupConfig.Replica r : config.replicas()) {
+            peers.add(RaftPeer.newBuilder().setId(r.id()).setAddress(r.host() + ":" + r.raftPort())
+                    .setClientAddress(r.host() + ":" + r.dataPort()).build());
+        }
+        return peers;
+    }
+
+    private static RaftProperties properties(GroupConfig config) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
+        NettyConfigKeys.Server.setPort(p, config.self().raftPort());
+        NettyConfigKeys.Server.setHost(p, config.self().host());
+        RaftServerConfigKeys.setStorageDir(p, List.of(config.dir().toFile()));
+        // Reads: linearizable, answered by the leader on its lease while it has one (one heartbeat round otherwise).
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        // Elections: Ratis's defaults (150-300 ms) are for a quiet LAN; on a loaded 2-core host a GC pause or a
+        // scheduling delay would start needless elections.
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(config.electionTimeoutMillis(), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2L * config.electionTimeoutMillis(), TimeUnit.MILLISECONDS));
+        // The log: segmented files, each entry on disk (fsync) before it counts toward a majority, unless told not to.
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("64MB"));
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.syncLog());
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.snapshotEveryEntries());
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+        return p;
+    }
+
+    /** A DELETE's outcome: the fence of its invalidations (null: nothing to wait for). */
+    public record Deleted(io.sessionmesh.master.coherence.Fence fence) {
+    }
+
+    public GroupConfig config() {
+        return config;
+    }
+
+    /** Whether this replica leads and may serve: its LEAD entry is applied and it is still Raft's leader. */
+    public boolean leads() {
+        if (ledTerm < 0 || closed) {
+            return false;
+        }
+        try {
+            var info = server.getDivision(group.getGroupId()).getInfo();
+            return info.isAlive() && info.isLeader() && info.getCurrentTerm() == ledTerm;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** When writes may be acknowledged: {@link System#nanoTime()} from which no cache holds a lease of the old leader. */
+    public long writesOpenNanos() {
+        return writesOpenNanos;
+    }
+
+    /** The leader's data address ({@code host:port}), or "" when none is known (the NOT_LEADER message). */
+    public String leaderAddress() {
+        RaftPeerId l = leader;
+        if (l == null) {
+            return "";
+        }
+        for (GroupConfig.Replica r : config.replicas()) {
+            if (r.id().equals(l.toString())) {
+                return r.host() + ":" + r.dataPort();
+            }
+        }
+        return "";
+    }
+
+    /** NOT_LEADER, naming the leader when this replica knows it. */
+    public StoreException notLeader() {
+        return new StoreException(Status.NOT_LEADER, leaderAddress());
+    }
+
+    /**
+     * Proposes a change; the future completes, on the thread that applies the log, with the store's outcome (what
+     * {@link StoreStateMachine} returns for the command). It completes exceptionally with a {@link StoreException}:
+     * the store's refusal (CONFLICT, NOT_FOUND, TOO_LARGE, ...), NOT_LEADER when this replica does not lead, TIMEOUT
+     * when the outcome is unknown (the entry was proposed and may still be applied).
+     */
+    public CompletableFuture<Object> propose(ReplicaCommand command, long writerBit, Invalidator invalidator) {
+        if (!leads()) {
+            return CompletableFuture.failedFuture(notLeader());
+        }
+        StoreStateMachine.Pending waiting = new StoreStateMachine.Pending(writerBit, invalidator);
+        StoreStateMachine.Proposal proposal = machine.propose(command, System.currentTimeMillis(), waiting);
+        submit(proposal).whenComplete((reply, failure) -> {
+            if (failure != null || !reply.isSuccess()) {
+                machine.withdraw(proposal.ticket());
+                Throwable cause = failure != null ? failure : reply.getException();
+                waiting.outcome.completeExceptionally(new StoreException(Status.TIMEOUT, "the group did not confirm the "
+                        + "change; it may still be applied: " + cause));
+            }
+        });
+        return waiting.outcome;
+    }
+
+    private CompletableFuture<RaftClientReply> submit(StoreStateMachine.Proposal proposal) {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId).setServerId(self).setGroupId(group.getGroupId()).setCallId(proposal.ticket())
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(proposal.entry())))
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        try {
+            return server.submitClientRequestAsync(request);
+        } catch (IOException | RuntimeException e) { // RejectedExecutionException once the server is closing
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Completes once a linearizable read may run here: this replica leads, and has applied every entry committed
+     * when the barrier was asked for. Reads that arrive while one barrier is in flight share the next one.
+     */
+    public CompletableFuture<Void> readBarrier() {
+        if (!leads()) {
+            return CompletableFuture.failedFuture(notLeader());
+        }
+        return reads.next();
+    }
+
+    private CompletableFuture<Void> readIndex() {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId).setServerId(self).setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet())
+                .setMessage(Message.EMPTY).setType(RaftClientRequest.readRequestType())
+                .build();
+        try {
+            return server.submitClientRequestAsync(request).thenApply(reply -> {
+                if (!reply.isSuccess()) {
+                    throw notLeader();
+                }
+                return null;
+            });
+        } catch (IOException | RuntimeException e) { // RejectedExecutionException once the server is closing
+            return CompletableFuture.failedFuture(notLeader());
+        }
+    }
+
+    /** Requests waiting for entries this replica proposed (a gauge). */
+    public int pendingProposals() {
+        return machine.pendingCount();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        server.close();
+    }
+
+    /** Ratis's news of leaders, and the application of this replica's own LEAD entry. */
+    private final class Leadership implements StoreStateMachine.LeadershipListener {
+        @Override
+        public void leaderChanged(RaftPeerId newLeader) {
+            leader = newLeader;
+            ledTerm = -1;
+            log.info("replica {} of group {}: leader is now {}", self, config.name(), newLeader);
+        }
+
+        @Override
+        public void leaderReady() {
+            log.info("replica {} of group {} is elected; proposing LEAD", self, config.name());
+            StoreStateMachine.Pending waiting = new StoreStateMachine.Pending(0, Invalidator.NONE);
+            StoreStateMachine.Proposal proposal = machine.propose(new ReplicaCommand.Lead(), System.currentTimeMillis(), waiting);
+            submit(proposal).whenComplete((reply, failure) -> {
+                if (failure != null || !reply.isSuccess()) {
+                    machine.withdraw(proposal.ticket());
+                    log.warn("replica {}: LEAD was not committed ({}); waiting for the next election", self,
+                            failure != null ? failure.toString() : reply.getException());
+                }
+            });
+        }
+
+        @Override
+        public void ledFrom(long term) {
+            writesOpenNanos = System.nanoTime() + leaseNanos + TimeUnit.MILLISECONDS.toNanos(config.leaseMarginMillis());
+            ledTerm = term;
+            log.info("replica {} leads group {} in term {}; writes acknowledged from {} ms on", self, config.name(), term,
+                    TimeUnit.NANOSECONDS.toMillis(leaseNanos) + config.leaseMarginMillis());
+        }
+    }
+}

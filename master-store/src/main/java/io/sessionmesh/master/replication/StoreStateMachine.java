@@ -1,0 +1,265 @@
+package io.sessionmesh.master.replication;
+
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.master.store.StoreSnapshot;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.Status;
+
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.MD5FileUtil;
+import org.apache.ratis.io.MD5Hash;
+import org.apache.ratis.server.storage.FileInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The store as a Raft state machine: every replica applies the group's log ({@link ReplicaCommand}s) to its own
+ * {@link SessionStore} in log order, at the leader's time written in each entry, so all replicas hold the same
+ * sessions, versions, deadlines and schemas. Deterministic by construction: the leader chooses what is random (a new
+ * session's id) and what is a clock (the entry's time) before it proposes; applying never reads a clock.
+ *
+ * <p>The replica that proposed an entry also hands its outcome (the write's versions, a CONFLICT, the fence of its
+ * invalidations) to the request waiting for it, through a {@link Pending} found by the entry's origin and ticket.
+ * Invalidations are sent only by the replica that leads: its caches registered with it, and a LEAD entry clears
+ * every replica's holders, so a replica that stops leading tells no one.
+ *
+ * <p>Snapshots: {@link StoreSnapshot} into Ratis's {@link SimpleStateMachineStorage} (one file per snapshot, named by
+ * term and index, with an MD5 beside it), taken on the thread that applies the log.
+ */
+final class StoreStateMachine extends BaseStateMachine {
+    private static final Logger log = LoggerFactory.getLogger(StoreStateMachine.class);
+
+    /**
+     * What a proposing replica's request waits for; completed once, on the thread that applies the log: with the store's
+     * outcome, or exceptionally with the store's refusal ({@link StoreException}: CONFLICT, NOT_FOUND, ...).
+     */
+    static final class Pending {
+        final long writerBit;
+        final Invalidator invalidator;
+        final CompletableFuture<Object> outcome = new CompletableFuture<>();
+
+        Pending(long writerBit, Invalidator invalidator) {
+            this.writerBit = writerBit;
+            this.invalidator = invalidator;
+        }
+    }
+
+    /** Told when this replica has applied its own LEAD entry (it may now serve), with the entry's term. */
+    interface LeadershipListener {
+        /** Ratis made this replica leader and committed its first entry: it may propose. */
+        void leaderReady();
+
+        /** This replica applied its own LEAD entry of {@code term}. */
+        void ledFrom(long term);
+
+        void leaderChanged(RaftPeerId leader);
+    }
+
+    private final SessionStore store;
+    private final BinaryTransportCodec codec;
+    private final Invalidator anonymous;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    /** This process's origin in the entries it proposes: random, so a restarted replica never completes old tickets. */
+    private final long origin = new java.security.SecureRandom().nextLong();
+    private final AtomicLong tickets = new AtomicLong();
+    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    private volatile LeadershipListener listener;
+
+    StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous) {
+        this.store = store;
+        this.codec = codec;
+        this.anonymous = anonymous;
+    }
+
+    void listen(LeadershipListener listener) {
+        this.listener = listener;
+    }
+
+    /** An entry to propose, and the ticket its {@link Pending} waits under. */
+    record Proposal(long ticket, byte[] entry) {
+    }
+
+    /** The entry for {@code command} at {@code time}, with a new ticket that {@code waiting} is registered under. */
+    Proposal propose(ReplicaCommand command, long time, Pending waiting) {
+        long ticket = tickets.incrementAndGet();
+        byte[] entry = ReplicaCommand.encode(command, time, origin, ticket, codec);
+        if (waiting != null) {
+            pending.put(ticket, waiting);
+        }
+        return new Proposal(ticket, entry);
+    }
+
+    /** A proposal that failed: nobody waits for its ticket any more. */
+    void withdraw(long ticket) {
+        pending.remove(ticket);
+    }
+
+    /** Requests waiting for entries this replica proposed. */
+    int pendingCount() {
+        return pending.size();
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        load(storage.getLatestSnapshot());
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        load(storage.loadLatestSnapshot());
+    }
+
+    @Override
+    public SimpleStateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
+        ReplicaCommand.Entry e = ReplicaCommand.decode(data, codec);
+        Pending waiting = e.origin() == origin ? pending.remove(e.ticket()) : null;
+        Object outcome;
+        try {
+            outcome = apply(e, waiting, entry.getTerm());
+        } catch (StoreException ex) {
+            outcome = ex;
+        } catch (RuntimeException ex) {
+            log.error("log entry {} ({}) failed to apply", entry.getIndex(), e.command().getClass().getSimpleName(), ex);
+            outcome = new StoreException(Status.INTERNAL, e.command().getClass().getSimpleName() + " failed: " + ex);
+        }
+        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        if (waiting != null) {
+            if (outcome instanceof StoreException refused) {
+                waiting.outcome.completeExceptionally(refused);
+            } else {
+                waiting.outcome.complete(outcome);
+            }
+        }
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    private Object apply(ReplicaCommand.Entry e, Pending waiting, long term) {
+        long bit = waiting == null ? 0 : waiting.writerBit;
+        Invalidator invalidator = waiting == null ? anonymous : waiting.invalidator;
+        long now = e.time();
+        ReplicaCommand command = e.command();
+        if (command instanceof ReplicaCommand.Write w) {
+            return store.write(w.request(), bit, invalidator, now);
+        }
+        if (command instanceof ReplicaCommand.Create c) {
+            return store.create(c.sessionId(), c.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(c.idleTimeoutMillis()), now);
+        }
+        if (command instanceof ReplicaCommand.Delete d) {
+            return new ReplicaGroup.Deleted(store.delete(d.sessionId(), bit, invalidator, now));
+        }
+        if (command instanceof ReplicaCommand.Sessions s && s.kind() == ReplicaCommand.TOUCH) {
+            StoreException first = null;
+            for (String id : s.sessionIds()) {
+                try {
+                    store.touch(id, now);
+                } catch (StoreException ex) {
+                    first = first == null ? ex : first;
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return Boolean.TRUE;
+        }
+        if (command instanceof ReplicaCommand.Sessions s) {
+            return store.expire(s.sessionIds(), now);
+        }
+        if (command instanceof ReplicaCommand.Schema s) {
+            return store.schemas().publish(s.uid(), s.schema());
+        }
+        store.lead(now);
+        LeadershipListener l = listener;
+        if (waiting != null && l != null) {
+            l.ledFrom(term);
+        }
+        return Boolean.TRUE;
+    }
+
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
+        LeadershipListener l = listener;
+        if (l != null) {
+            l.leaderChanged(newLeader);
+        }
+    }
+
+    @Override
+    public void notifyLeaderReady() {
+        LeadershipListener l = listener;
+        if (l != null) {
+            l.leaderReady();
+        }
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex last = getLastAppliedTermIndex();
+        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        File partial = new File(file.getParentFile(), file.getName() + ".partial");
+        int sessions;
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial.toPath()), 1 << 16))) {
+            sessions = StoreSnapshot.write(store, out, codec);
+        }
+        Files.move(partial.toPath(), file.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
+        log.info("snapshot at {}: {} sessions, {} bytes", last, sessions, file.length());
+        return last.getIndex();
+    }
+
+    private void load(SingleFileSnapshotInfo snapshot) throws IOException {
+        if (snapshot == null) {
+            return;
+        }
+        File file = snapshot.getFile().getPath().toFile();
+        if (!file.exists()) {
+            log.warn("snapshot file {} is missing", file);
+            return;
+        }
+        MD5Hash md5 = snapshot.getFile().getFileDigest();
+        if (md5 != null) {
+            MD5FileUtil.verifySavedMD5(file, md5);
+        }
+        int sessions;
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file.toPath()), 1 << 16))) {
+            sessions = StoreSnapshot.read(store, in, codec);
+        }
+        updateLastAppliedTermIndex(snapshot.getTermIndex());
+        log.info("loaded snapshot {}: {} sessions", snapshot.getTermIndex(), sessions);
+    }
+}

@@ -1,0 +1,80 @@
+package io.sessionmesh.master.replication;
+
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The log entries of PROTOCOL.md 3.8: each kind survives the round trip; an entry this build cannot read is refused. */
+class ReplicaCommandTest {
+    private final BinaryTransportCodec codec = new BinaryTransportCodec();
+
+    private ReplicaCommand.Entry roundTrip(ReplicaCommand command) {
+        byte[] bytes = ReplicaCommand.encode(command, 1_763_800_000_123L, 42L, 7L, codec);
+        ReplicaCommand.Entry entry = ReplicaCommand.decode(ByteBuffer.wrap(bytes), codec);
+        assertEquals(1_763_800_000_123L, entry.time());
+        assertEquals(42L, entry.origin());
+        assertEquals(7L, entry.ticket());
+        return entry;
+    }
+
+    @Test
+    void everyKindSurvivesTheRoundTrip() {
+        WriteRequest write = new WriteRequest("s1", List.of(new SectionDelta("cart", 3, Map.of("item",
+                "one".getBytes(StandardCharsets.UTF_8)), List.of("old"))));
+        assertEquals(write, assertInstanceOf(ReplicaCommand.Write.class, roundTrip(new ReplicaCommand.Write(write)).command()).request());
+        assertEquals(new ReplicaCommand.Create("s2", 60_000), roundTrip(new ReplicaCommand.Create("s2", 60_000)).command());
+        assertEquals(new ReplicaCommand.Delete("s3"), roundTrip(new ReplicaCommand.Delete("s3")).command());
+        ReplicaCommand.Sessions touch = new ReplicaCommand.Sessions(ReplicaCommand.TOUCH, List.of("a", "b"));
+        assertEquals(touch, roundTrip(touch).command());
+        ReplicaCommand.Sessions expire = new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, List.of());
+        assertEquals(expire, roundTrip(expire).command());
+        ReplicaCommand.Schema schema = (ReplicaCommand.Schema) roundTrip(new ReplicaCommand.Schema(0xABCDL, new byte[]{1, 2, 3})).command();
+        assertEquals(0xABCDL, schema.uid());
+        assertArrayEquals(new byte[]{1, 2, 3}, schema.schema());
+        assertInstanceOf(ReplicaCommand.Lead.class, roundTrip(new ReplicaCommand.Lead()).command());
+    }
+
+    @Test
+    void theHeaderIsAsDocumented() {
+        byte[] bytes = ReplicaCommand.encode(new ReplicaCommand.Delete("s"), 1L, 2L, 3L, codec);
+        assertArrayEquals(new byte[]{1, 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 1, 's'}, bytes);
+    }
+
+    @Test
+    void anEntryThisBuildCannotReadIsRefusedNotSkipped() {
+        byte[] bytes = ReplicaCommand.encode(new ReplicaCommand.Delete("s"), 1L, 2L, 3L, codec);
+        byte[] newer = bytes.clone();
+        newer[0] = 2;
+        MalformedMessageException format = assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decode(ByteBuffer.wrap(newer), codec));
+        assertEquals(Status.UNSUPPORTED_VERSION, format.status());
+        byte[] unknownKind = bytes.clone();
+        unknownKind[1] = 99;
+        assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decode(ByteBuffer.wrap(unknownKind), codec)).status());
+        byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
+        assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decode(ByteBuffer.wrap(cut), codec)).status());
+    }
+
+    @Test
+    void tooManyIdsForOneEntryAreRefusedWhenMade() {
+        List<String> ids = java.util.Collections.nCopies(ReplicaCommand.MAX_IDS + 1, "x");
+        assertThrows(IllegalArgumentException.class, () -> new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, ids));
+    }
+}

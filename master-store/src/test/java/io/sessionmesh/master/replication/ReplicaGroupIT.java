@@ -1,0 +1,214 @@
+package io.sessionmesh.master.replication;
+
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.testing.Await;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.WriteRequest;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A group of three replicas in this JVM, each a real Ratis server on its own loopback port with its log on disk:
+ * changes go through the leader and reach every replica; the loss of the leader loses no acknowledged change; a
+ * replica restarted from its directory catches up from the others (the log, or a snapshot when the log is purged).
+ */
+class ReplicaGroupIT {
+    private static final Duration ELECTION = Duration.ofSeconds(20);
+    private static final long LEASE_MILLIS = 300;
+
+    @TempDir
+    Path dir;
+
+    private final BinaryTransportCodec codec = new BinaryTransportCodec();
+    private List<GroupConfig.Replica> replicas;
+    private final List<Node> nodes = new ArrayList<>();
+
+    /** One replica: its store and its Ratis server (null while stopped). */
+    private final class Node {
+        final GroupConfig.Replica replica;
+        SessionStore store;
+        ReplicaGroup group;
+
+        Node(GroupConfig.Replica replica) {
+            this.replica = replica;
+        }
+
+        void start() throws IOException {
+            store = new SessionStore(StoreLimits.builder().maxStoreBytes(1 << 28).build(), System::currentTimeMillis);
+            GroupConfig config = new GroupConfig("test", replicas, replica, dir.resolve(replica.id()), false, 300, 50, 64);
+            group = ReplicaGroup.start(config, store, codec, Invalidator.NONE, LEASE_MILLIS);
+        }
+
+        void stop() throws IOException {
+            if (group != null) {
+                group.close();
+                group = null;
+            }
+        }
+    }
+
+    @BeforeEach
+    void start() throws IOException {
+        replicas = List.of(replica("a"), replica("b"), replica("c"));
+        for (GroupConfig.Replica r : replicas) {
+            Node node = new Node(r);
+            node.start();
+            nodes.add(node);
+        }
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Node node : nodes) {
+            node.stop();
+        }
+    }
+
+    @Test
+    void aChangeReachesEveryReplicaAndSurvivesTheLeadersLoss() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader);
+        assertEquals(Map.of("cart", 1L), write(leader, id, "cart", "item", "one"));
+
+        for (Node node : nodes) {
+            Await.until("replica " + node.replica.id() + " applied the write", ELECTION,
+                    () -> version(node.store, id, "cart") == 1);
+        }
+
+        leader.stop();
+        List<Node> rest = new ArrayList<>(nodes);
+        rest.remove(leader);
+        Node next = awaitLeader(rest);
+        assertArrayEquals(bytes("one"), section(next.store, id, "cart").attribute("item"));
+        assertEquals(Map.of("cart", 2L), write(next, id, "cart", "item", "two"));
+
+        leader.start();
+        Await.until("the restarted replica caught up", ELECTION, () -> version(leader.store, id, "cart") == 2);
+        assertArrayEquals(bytes("two"), section(leader.store, id, "cart").attribute("item"));
+    }
+
+    @Test
+    void aReplicaThatMissedMoreThanTheLogKeepsCatchesUpFromASnapshot() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader);
+        Node follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        follower.stop();
+        for (int i = 1; i <= 200; i++) { // beyond the snapshot threshold (64 entries): the log before it is purged
+            write(leader, id, "cart", "item", "v" + i);
+        }
+        follower.start();
+        Await.until("the restarted replica caught up", ELECTION, () -> version(follower.store, id, "cart") == 200);
+        assertArrayEquals(bytes("v200"), section(follower.store, id, "cart").attribute("item"));
+    }
+
+    @Test
+    void aFollowerRefusesAndNamesTheLeader() throws Exception {
+        Node leader = awaitLeader(nodes);
+        Node follower = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow();
+        Await.until("the follower knows the leader", ELECTION, () -> !follower.group.leaderAddress().isEmpty());
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> follower.group.propose(
+                new ReplicaCommand.Create(follower.store.newId(), 0), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        StoreException refused = assertInstanceOf(StoreException.class, e.getCause());
+        assertEquals(Status.NOT_LEADER, refused.status());
+        assertEquals("127.0.0.1:" + leader.replica.dataPort(), refused.getMessage());
+        assertThrows(ExecutionException.class, () -> follower.group.readBarrier().get(10, TimeUnit.SECONDS));
+        leader.group.readBarrier().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aStoreErrorIsTheOutcomeOnEveryReplica() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader);
+        write(leader, id, "cart", "item", "one");
+        WriteRequest stale = new WriteRequest(id, List.of(new SectionDelta("cart", 0, Map.of("item", bytes("x")), List.of())));
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> leader.group.propose(new ReplicaCommand.Write(stale), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        assertEquals(Status.CONFLICT, assertInstanceOf(StoreException.class, e.getCause()).status());
+        write(leader, id, "cart", "item", "two");
+        for (Node node : nodes) {
+            Await.until("replica " + node.replica.id() + " skipped the conflicting write", ELECTION,
+                    () -> version(node.store, id, "cart") == 2);
+        }
+    }
+
+    private Node awaitLeader(List<Node> candidates) {
+        Node[] found = {null};
+        Await.until("a leader among " + candidates.size() + " replicas", ELECTION, () -> {
+            for (Node n : candidates) {
+                if (n.group != null && n.group.leads()) {
+                    found[0] = n;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    private String create(Node leader) throws Exception {
+        Object created = leader.group.propose(new ReplicaCommand.Create(leader.store.newId(), 0), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS);
+        return assertInstanceOf(SessionStore.CreatedSession.class, created).id();
+    }
+
+    private Map<String, Long> write(Node leader, String id, String section, String attribute, String value) throws Exception {
+        WriteRequest request = new WriteRequest(id, List.of(new SectionDelta(section, Map.of(attribute, bytes(value)), List.of())));
+        Object outcome = leader.group.propose(new ReplicaCommand.Write(request), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+        return assertInstanceOf(SessionStore.Written.class, outcome).result().versions();
+    }
+
+    private static long version(SessionStore store, String id, String section) {
+        try {
+            return section(store, id, section).version();
+        } catch (StoreException e) {
+            return -1;
+        }
+    }
+
+    private static EncodedSection section(SessionStore store, String id, String section) {
+        return store.read(new ReadRequest(id, List.of(section))).sections().get(0);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static GroupConfig.Replica replica(String id) throws IOException {
+        return new GroupConfig.Replica(id, "127.0.0.1", freePort(), freePort());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+}
