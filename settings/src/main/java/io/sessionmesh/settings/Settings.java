@@ -325,19 +325,44 @@ public final class Settings {
     public List<InetSocketAddress> hostPorts(String name, String fallback) {
         String v = string(name, fallback);
         List<InetSocketAddress> out = new ArrayList<>();
-        for (String part : v.split(",", -1)) {
-            InetSocketAddress a;
-            try {
-                a = Units.parseHostPort(part.trim());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(origin(name) + ": " + e.getMessage(), e);
+        for (List<InetSocketAddress> group : groups(name, v)) {
+            if (group.size() != 1) {
+                throw bad(name, v, "comma-separated host:port (no '|')");
             }
-            if (out.contains(a)) {
-                throw bad(name, v, "a list that names " + quote(part.trim()) + " once");
-            }
-            out.add(a);
+            out.add(group.get(0));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A comma-separated list of groups, each one {@code host:port} or several joined by {@code |} (the replicas of one
+     * group), unresolved; every address distinct.
+     */
+    public List<List<InetSocketAddress>> hostPortGroups(String name, String fallback) {
+        return groups(name, string(name, fallback));
+    }
+
+    private List<List<InetSocketAddress>> groups(String name, String v) {
+        List<List<InetSocketAddress>> groups = new ArrayList<>();
+        List<InetSocketAddress> seen = new ArrayList<>();
+        for (String group : v.split(",", -1)) {
+            List<InetSocketAddress> replicas = new ArrayList<>();
+            for (String part : group.split("\\|", -1)) {
+                InetSocketAddress a;
+                try {
+                    a = Units.parseHostPort(part.trim());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(origin(name) + ": " + e.getMessage(), e);
+                }
+                if (seen.contains(a)) {
+                    throw bad(name, v, "a list that names " + quote(part.trim()) + " once");
+                }
+                seen.add(a);
+                replicas.add(a);
+            }
+            groups.add(List.copyOf(replicas));
+        }
+        return List.copyOf(groups);
     }
 
     /** Replaces how a setting already read is shown by {@link #describe()} (a special value, say). */

@@ -93,6 +93,23 @@ class SettingsTest {
         assertTrue(e.getMessage().contains("names \"a:1\" once"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Settings.of(Map.of("masters", "a")).hostPorts("masters", null));
         assertTrue(e.getMessage().startsWith("setting masters: \"a\" is not host:port"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Settings.of(Map.of("masters", "a:1|b:2")).hostPorts("masters", null));
+        assertTrue(e.getMessage().contains("(no '|')"), e.getMessage());
+    }
+
+    @Test
+    void hostPortGroups_joinReplicasWithABar_andNameEachAddressOnce() {
+        InetSocketAddress a1 = InetSocketAddress.createUnresolved("a1", 1);
+        InetSocketAddress a2 = InetSocketAddress.createUnresolved("a2", 2);
+        InetSocketAddress b = InetSocketAddress.createUnresolved("b", 3);
+        assertEquals(List.of(List.of(a1, a2), List.of(b)),
+                Settings.of(Map.of("masters", "a1:1|a2:2, b:3")).hostPortGroups("masters", null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.of(Map.of("masters", "a1:1|a2:2,a2:2")).hostPortGroups("masters", null));
+        assertTrue(e.getMessage().contains("names \"a2:2\" once"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.of(Map.of("masters", "a1:1|")).hostPortGroups("masters", null));
+        assertTrue(e.getMessage().startsWith("setting masters: \"\" is not host:port"), e.getMessage());
     }
 
     @Test

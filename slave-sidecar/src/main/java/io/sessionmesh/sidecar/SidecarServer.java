@@ -68,7 +68,7 @@ public final class SidecarServer implements AutoCloseable {
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl(), cacheTicker);
         this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
-        List<InetSocketAddress> masters = embeddedMaster == null ? config.masters() : List.of(embeddedMaster.address());
+        List<List<InetSocketAddress>> masters = embeddedMaster == null ? config.masters() : List.of(List.of(embeddedMaster.address()));
         this.router = new MasterRouter(masters, config.vnodes(), pool, workers,
                 new InvalidationHandler(cache, metrics));
         this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());

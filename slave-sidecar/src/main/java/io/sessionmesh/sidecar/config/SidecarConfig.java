@@ -19,7 +19,9 @@ import java.util.Map;
  * <table>
  *   <caption>Settings (flag or file key) and defaults</caption>
  *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>masters</td><td>127.0.0.1:7400</td><td>comma-separated host:port of every master; or
+ *   <tr><td>masters</td><td>127.0.0.1:7400</td><td>comma-separated host:port of every master, or of every master
+ *       group with its replicas joined by {@code |} ({@code a1:7400|a2:7400|a3:7400,b1:7400|...}: the sidecar follows
+ *       each group's leader); or
  *       {@value #EMBEDDED_MASTER}: local development mode, a master inside this process on a free loopback port
  *       (its defaults; sessions live as long as the process)</td></tr>
  *   <tr><td>bind, port</td><td>127.0.0.1, {@value #DEFAULT_PORT}</td><td>the REST API (0: any free port)</td></tr>
@@ -69,7 +71,7 @@ public final class SidecarConfig {
     public static final int DEFAULT_VNODES = Placement.MAX_VNODES;
     public static final int DEFAULT_SCHEMA_CACHE = 10_000;
 
-    private final List<InetSocketAddress> masters;
+    private final List<List<InetSocketAddress>> masters;
     private final boolean embeddedMaster;
     private final String bind;
     private final int port;
@@ -101,7 +103,7 @@ public final class SidecarConfig {
     /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public SidecarConfig(Settings c) {
         embeddedMaster = EMBEDDED_MASTER.equals(c.string("masters", DEFAULT_MASTERS));
-        masters = embeddedMaster ? List.of() : c.hostPorts("masters", DEFAULT_MASTERS);
+        masters = embeddedMaster ? List.of() : c.hostPortGroups("masters", DEFAULT_MASTERS);
         if (embeddedMaster) {
             c.show("masters", EMBEDDED_MASTER + " (a master in this process: local development mode)");
         }
@@ -161,7 +163,7 @@ public final class SidecarConfig {
     }
 
     /** The masters to connect to; empty with an {@linkplain #embeddedMaster() embedded master}. */
-    public List<InetSocketAddress> masters() {
+    public List<List<InetSocketAddress>> masters() {
         return masters;
     }
 

@@ -154,6 +154,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         for (MasterPool p : service.router().pools()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("address", p.name());
+            m.put("leader", p.leader());
             m.put("status", p.isUp() ? "UP" : "DOWN");
             m.put("connections", p.openConnections());
             m.put("lease", leaseOf(p));
@@ -179,6 +180,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         m.put("cache", cache);
         m.put("pending_touches", service.pendingTouches());
         m.put("masters_up", service.router().pools().stream().filter(MasterPool::isUp).count());
+        m.put("master_leader_changes", service.router().pools().stream().mapToLong(MasterPool::leaderChanges).sum());
         long renewals = 0;
         long expiries = 0;
         long valid = 0;

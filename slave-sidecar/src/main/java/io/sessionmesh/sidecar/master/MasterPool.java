@@ -12,15 +12,18 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * A few persistent, pipelined connections to one master. Requests go round-robin over the open ones. A
+ * A few persistent, pipelined connections to one master, or to the leader of one group of masters (PROTOCOL.md 3.8).
+ * Requests go round-robin over the open ones. A
  * connection that closes, or whose heartbeat PING gets no answer in time, is replaced: reconnect attempts back
  * off from {@code reconnectMin}, doubling to {@code reconnectMax}, and start over at the minimum once one
  * succeeds. With no open connection a request fails at once with UNAVAILABLE, naming the master and its last
@@ -29,6 +32,12 @@ import java.util.function.Function;
  * <p>Every connection is registered (REGISTER) as this sidecar's before it carries a request, so the master knows
  * what this sidecar caches. The first is the control connection: the master pushes invalidations on it, and its
  * REGISTER and PINGs (every {@link #renewInterval}) renew the {@link Lease}.
+ *
+ * <p>A group's replicas: the pool connects to the one it takes for the leader. A replica that answers NOT_LEADER names
+ * the leader (or no one, during an election): the pool closes its connections, which loses its lease and so starts a
+ * new epoch (nothing cached from the old leader is served again), and connects to the named replica, or to the next
+ * one. A request answered NOT_LEADER was not applied: it is sent again once the pool is connected to the new leader,
+ * for at most the request timeout. A replica that cannot be reached makes the pool try the next one.
  */
 public final class MasterPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MasterPool.class);
@@ -41,8 +50,13 @@ public final class MasterPool implements AutoCloseable {
 
     /** The slot of the control connection. */
     static final int CONTROL = 0;
+    /** How often a request waiting for a group's new leader looks for a connection to it. */
+    static final long RETRY_MILLIS = 20;
 
-    private final InetSocketAddress address;
+    /** The group's replicas (one for a master on its own), as configured. */
+    private final List<InetSocketAddress> replicas;
+    /** The replica taken for the leader: where new connections go. */
+    private volatile InetSocketAddress target;
     private final String name;
     private final Options options;
     private final EventLoopGroup group;
@@ -54,11 +68,18 @@ public final class MasterPool implements AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
     private volatile String lastError = "not connected yet";
+    private final LongAdder leaderChanges = new LongAdder();
 
     public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, InvalidationListener pushes) {
+        this(List.of(address), options, group, pushes);
+    }
+
+    /** A pool to the leader of a group of {@code replicas}; named after the first (every sidecar names it alike). */
+    public MasterPool(List<InetSocketAddress> replicas, Options options, EventLoopGroup group, InvalidationListener pushes) {
         this.lease = new Lease(options.leaseMargin().toMillis());
-        this.address = address;
-        this.name = address.getHostString() + ":" + address.getPort();
+        this.replicas = List.copyOf(replicas);
+        this.target = this.replicas.get(0);
+        this.name = nameOf(this.replicas.get(0));
         this.options = options;
         this.group = group;
         this.pushes = pushes;
@@ -77,9 +98,71 @@ public final class MasterPool implements AutoCloseable {
                 options.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** "host:port". */
+    /** "host:port" of the master, or of a group's first replica. */
     public String name() {
         return name;
+    }
+
+    private static String nameOf(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    /** The replica this pool takes for its group's leader ("host:port"). */
+    public String leader() {
+        return nameOf(target);
+    }
+
+    /** How many times this pool moved to another replica (NOT_LEADER, or one it could not reach). */
+    public long leaderChanges() {
+        return leaderChanges.sum();
+    }
+
+    /**
+     * A replica named {@code from} said it does not lead ({@code hint}: the leader's address, or "" when it knows of
+     * none), or could not be reached (hint ""): aim at the leader it names, or the next replica, and drop the
+     * connections to {@code from}; each reconnects to the new target at once.
+     */
+    void moveFrom(InetSocketAddress from, String hint) {
+        if (replicas.size() == 1) {
+            return;
+        }
+        InetSocketAddress to;
+        synchronized (this) {
+            if (!target.equals(from)) {
+                return; // already moved on
+            }
+            to = hint.isEmpty() ? replicas.get((replicas.indexOf(from) + 1) % replicas.size()) : parse(hint, from);
+            if (to.equals(from)) {
+                return;
+            }
+            target = to;
+        }
+        leaderChanges.increment();
+        log.info("master group {}: leaving {} for {}{}", name, nameOf(from), nameOf(to),
+                hint.isEmpty() ? " (no leader named)" : " (named leader)");
+        for (Slot s : slots) {
+            s.backoffMillis = options.reconnectMin().toMillis();
+            MasterConnection c = s.connection;
+            if (c != null && from.equals(s.address)) {
+                c.close();
+            }
+        }
+    }
+
+    /** A replica's NOT_LEADER hint ("host:port"): one of the configured replicas when it names one. */
+    private InetSocketAddress parse(String hint, InetSocketAddress fallback) {
+        for (InetSocketAddress r : replicas) {
+            if (nameOf(r).equals(hint)) {
+                return r;
+            }
+        }
+        int colon = hint.lastIndexOf(':');
+        try {
+            return InetSocketAddress.createUnresolved(hint.substring(0, colon), Integer.parseInt(hint.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            log.warn("master group {}: NOT_LEADER named \"{}\", not host:port; trying the next replica", name, hint);
+            return replicas.get((replicas.indexOf(fallback) + 1) % replicas.size());
+        }
     }
 
     /** This sidecar's lease with the master. */
@@ -95,24 +178,65 @@ public final class MasterPool implements AutoCloseable {
 
     /** An open connection, round-robin, or null when none is open. */
     public MasterConnection connection() {
+        Slot s = openSlot();
+        return s == null ? null : s.connection;
+    }
+
+    private Slot openSlot() {
         int start = Math.floorMod(next.getAndIncrement(), slots.length);
         for (int i = 0; i < slots.length; i++) {
-            MasterConnection c = slots[(start + i) % slots.length].connection;
+            Slot s = slots[(start + i) % slots.length];
+            MasterConnection c = s.connection;
             if (c != null && c.isOpen()) {
-                return c;
+                return s;
             }
         }
         return null;
     }
 
-    /** Runs one request on an open connection; UNAVAILABLE at once when there is none. */
+    /**
+     * Runs one request on an open connection; UNAVAILABLE at once when there is none. In a group, a NOT_LEADER answer
+     * moves the pool to the leader and sends the request again there (it was not applied), for at most the request
+     * timeout.
+     */
     public <T> CompletableFuture<T> call(Function<MasterConnection, CompletableFuture<T>> request) {
-        MasterConnection c = connection();
-        if (c == null) {
+        return call(request, System.nanoTime() + options.connection().requestTimeout().toNanos());
+    }
+
+    private <T> CompletableFuture<T> call(Function<MasterConnection, CompletableFuture<T>> request, long deadline) {
+        Slot s = openSlot();
+        if (s == null) {
+            if (replicas.size() > 1 && System.nanoTime() - deadline < 0 && !closed) {
+                return later(request, deadline); // between two leaders: wait for the connection to the new one
+            }
             return CompletableFuture.failedFuture(new MasterException(Status.UNAVAILABLE, "master " + name
                     + " is not reachable: " + lastError));
         }
-        return request.apply(c);
+        InetSocketAddress at = s.address;
+        CompletableFuture<T> answer = request.apply(s.connection);
+        if (replicas.size() == 1) {
+            return answer;
+        }
+        return answer.exceptionallyCompose(e -> {
+            MasterException refused = MasterException.of(e);
+            if (refused == null || refused.status() != Status.NOT_LEADER || System.nanoTime() - deadline >= 0) {
+                return CompletableFuture.failedFuture(e);
+            }
+            moveFrom(at, refused.masterMessage());
+            return later(request, deadline);
+        });
+    }
+
+    private <T> CompletableFuture<T> later(Function<MasterConnection, CompletableFuture<T>> request, long deadline) {
+        CompletableFuture<T> retried = new CompletableFuture<>();
+        group.next().schedule(() -> call(request, deadline).whenComplete((v, e) -> {
+            if (e != null) {
+                retried.completeExceptionally(e);
+            } else {
+                retried.complete(v);
+            }
+        }), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        return retried;
     }
 
     /** Whether at least one connection is open. */
@@ -144,14 +268,21 @@ public final class MasterPool implements AutoCloseable {
         for (Slot s : slots) {
             MasterConnection c = s.connection;
             if (c != null && c.isOpen() && s.index != CONTROL) {
-                ping(c);
+                ping(c, s.address);
             }
         }
     }
 
-    /** A heartbeat PING; true when it is answered. Only a ping that got no answer in time means a hung master. */
-    private CompletableFuture<Boolean> ping(MasterConnection c) {
+    /**
+     * A heartbeat PING; true when it is answered. Only a ping that got no answer in time means a hung master; one
+     * answered NOT_LEADER means the group has another leader.
+     */
+    private CompletableFuture<Boolean> ping(MasterConnection c, InetSocketAddress at) {
         return c.ping(PING).handle((r, e) -> {
+            MasterException refused = e == null ? null : MasterException.of(e);
+            if (refused != null && refused.status() == Status.NOT_LEADER) {
+                moveFrom(at, refused.masterMessage());
+            }
             if (e != null && c.isOpen() && MasterException.statusOf(e) == Status.TIMEOUT) {
                 lastError = "heartbeat got no answer: " + e.getMessage();
                 log.warn("master {}: heartbeat got no answer, reconnecting: {}", name, e.getMessage());
@@ -162,17 +293,17 @@ public final class MasterPool implements AutoCloseable {
     }
 
     /** Renews the lease on the control connection, until it closes. */
-    private void renew(MasterConnection c, int epoch, long intervalMillis) {
+    private void renew(MasterConnection c, InetSocketAddress at, int epoch, long intervalMillis) {
         if (closed || !c.isOpen() || lease.epoch() != epoch) {
             return;
         }
         long sent = System.nanoTime();
-        ping(c).thenAccept(ok -> {
+        ping(c, at).thenAccept(ok -> {
             if (ok) {
                 lease.renewed(sent, epoch);
             }
         });
-        c.eventLoop().schedule(() -> renew(c, epoch, intervalMillis), intervalMillis, TimeUnit.MILLISECONDS);
+        c.eventLoop().schedule(() -> renew(c, at, epoch, intervalMillis), intervalMillis, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -190,7 +321,9 @@ public final class MasterPool implements AutoCloseable {
     private final class Slot {
         private final int index;
         private volatile MasterConnection connection;
-        private long backoffMillis = options.reconnectMin().toMillis();
+        /** The replica {@link #connection} goes to. */
+        private volatile InetSocketAddress address;
+        private volatile long backoffMillis = options.reconnectMin().toMillis();
 
         Slot(int index) {
             this.index = index;
@@ -200,13 +333,16 @@ public final class MasterPool implements AutoCloseable {
             if (closed) {
                 return;
             }
-            InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+            InetSocketAddress to = target;
+            InetSocketAddress resolved = new InetSocketAddress(to.getHostString(), to.getPort());
             MasterConnection.connect(group, resolved, options.connection(), pushes).whenComplete((c, e) -> {
                 if (e != null) {
                     lastError = e.getMessage();
+                    moveFrom(to, ""); // in a group: try the next replica
                     retryLater();
                     return;
                 }
+                address = to;
                 if (closed) {
                     c.close();
                     return;
@@ -233,7 +369,12 @@ public final class MasterPool implements AutoCloseable {
                 c.register(options.holder(), control, sequence).whenComplete((answer, failure) -> {
                     if (failure != null) {
                         lastError = "REGISTER failed: " + failure.getMessage();
-                        log.warn("master {}: connection {}: {}", name, index, lastError);
+                        MasterException refused = MasterException.of(failure);
+                        if (refused != null && refused.status() == Status.NOT_LEADER) {
+                            moveFrom(to, refused.masterMessage()); // closes c; it reconnects to the leader at once
+                        } else {
+                            log.warn("master {}: connection {}: {}", name, index, lastError);
+                        }
                         c.close();
                         return;
                     }
@@ -247,7 +388,7 @@ public final class MasterPool implements AutoCloseable {
                         lease.registered(sent, answer.leaseMillis());
                         int epoch = lease.epoch();
                         long interval = renewInterval(answer.leaseMillis());
-                        c.eventLoop().schedule(() -> renew(c, epoch, interval), interval, TimeUnit.MILLISECONDS);
+                        c.eventLoop().schedule(() -> renew(c, to, epoch, interval), interval, TimeUnit.MILLISECONDS);
                     }
                     connection = c;
                 });

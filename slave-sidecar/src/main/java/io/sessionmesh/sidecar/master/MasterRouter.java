@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which master holds a session: the session id's place on a {@link HashRing} of the masters ({@code vnodes} virtual
+ * Which master (or master group: one pool follows its leader) holds a session: the session id's place on a
+ * {@link HashRing} of the masters ({@code vnodes} virtual
  * nodes each, 65,535 by default: {@link io.sessionmesh.sidecar.config.SidecarConfig#DEFAULT_VNODES}), so every
  * sidecar with the same master list and vnodes sends a session to the same master. A new session is
  * created on the next reachable master in turn, which is sent the ring ({@link Placement}) so that it makes an id
@@ -23,12 +24,19 @@ public final class MasterRouter implements AutoCloseable {
     private final HashRing<MasterPool> ring;
     private final List<Placement> placements;
 
-    public MasterRouter(List<InetSocketAddress> masters, int vnodes, MasterPool.Options options, EventLoopGroup group,
+    /** One master per address (each a group of one). */
+    public static MasterRouter of(List<InetSocketAddress> masters, int vnodes, MasterPool.Options options, EventLoopGroup group,
+                                  InvalidationListener pushes) {
+        return new MasterRouter(masters.stream().map(List::of).toList(), vnodes, options, group, pushes);
+    }
+
+    /** One pool per master group ({@code groups}: each group's replicas; a master on its own is a group of one). */
+    public MasterRouter(List<List<InetSocketAddress>> groups, int vnodes, MasterPool.Options options, EventLoopGroup group,
                         InvalidationListener pushes) {
         List<MasterPool> p = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (InetSocketAddress a : masters) {
-            MasterPool pool = new MasterPool(a, options, group, pushes);
+        for (List<InetSocketAddress> replicas : groups) {
+            MasterPool pool = new MasterPool(replicas, options, group, pushes);
             p.add(pool);
             names.add(pool.name());
         }

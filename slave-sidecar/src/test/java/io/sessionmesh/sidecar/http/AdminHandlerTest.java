@@ -117,7 +117,7 @@ class AdminHandlerTest {
         FullHttpResponse r = call(get("/admin/health"));
         assertEquals(503, r.status().code());
         String body = text(r);
-        assertTrue(body.startsWith("{\"status\":\"DOWN\",\"masters\":[{\"address\":\"127.0.0.1:1\",\"status\":\"DOWN\","
+        assertTrue(body.startsWith("{\"status\":\"DOWN\",\"masters\":[{\"address\":\"127.0.0.1:1\",\"leader\":\"127.0.0.1:1\",\"status\":\"DOWN\","
                 + "\"connections\":0,\"lease\":{\"valid\":false,"), body);
         assertTrue(body.endsWith("\"error\":\"not connected yet\"}]}"), body);
     }

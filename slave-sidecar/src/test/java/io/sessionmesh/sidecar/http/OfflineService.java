@@ -23,7 +23,7 @@ final class OfflineService {
     static SidecarService of(SectionCache cache) {
         MasterPool.Options options = new MasterPool.Options(1, MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200));
-        MasterRouter router = new MasterRouter(List.of(new InetSocketAddress("127.0.0.1", 1)), 16, options, null, null);
+        MasterRouter router = MasterRouter.of(List.of(new InetSocketAddress("127.0.0.1", 1)), 16, options, null, null);
         return new SidecarService(router, cache, new SidecarMetrics(), 16, Duration.ZERO);
     }
 }

@@ -33,7 +33,7 @@ class MasterRouterTest {
     private MasterRouter router(List<InetSocketAddress> masters, int vnodes) {
         MasterPool.Options options = new MasterPool.Options(1, MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200));
-        return new MasterRouter(masters, vnodes, options, group, null);
+        return MasterRouter.of(masters, vnodes, options, group, null);
     }
 
     /** Several masters at the default vnodes: every CREATE carries a placement the protocol can encode. */

@@ -111,8 +111,9 @@ final class RequestTable extends ChannelDuplexHandler {
         void answer(Frame frame, String peer, BinaryTransportCodec codec) {
             String op = Opcodes.name(request.opcode());
             if (frame.status() != Status.OK) {
+                String message = MasterAnswer.Error.readMessage(frame);
                 future.completeExceptionally(new MasterException(frame.status(), op + " on " + peer + ": "
-                        + Status.name(frame.status()) + ": " + MasterAnswer.Error.readMessage(frame)));
+                        + Status.name(frame.status()) + ": " + message, message));
                 return;
             }
             try {
