@@ -158,6 +158,23 @@ public final class ServerProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGSTOP: the server stops running (a long GC pause, a frozen VM) with its sockets open. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " exited with " + kill.exitValue());
+        }
+    }
+
     /** Lines where Netty reported a leaked buffer. */
     public List<String> leaks() {
         synchronized (output) {

@@ -161,7 +161,12 @@ class ConsistencyIT {
     }
 
     static List<String> createSessions(ConsistencyCluster cluster) {
-        try (SidecarHttp http = new SidecarHttp(cluster.api(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 1, 1 << 20)) {
+        return createSessions(cluster.api(1));
+    }
+
+    /** The checker's hot sessions, created through the sidecar at {@code api}. */
+    static List<String> createSessions(java.net.URI sidecar) {
+        try (SidecarHttp http = new SidecarHttp(sidecar, Duration.ofSeconds(1), Duration.ofSeconds(5), 1, 1 << 20)) {
             SidecarApi api = new SidecarApi(http, new BinaryTransportCodec(), ClientMetrics.NONE);
             return IntStream.range(0, SESSIONS).mapToObj(i -> api.create(3600).sessionId()).toList();
         }
@@ -169,11 +174,16 @@ class ConsistencyIT {
 
     /** After every client stopped: every session, whole, through every sidecar and from the master itself. */
     static List<History.Read> finalReads(ConsistencyCluster cluster, List<String> sessions) throws Exception {
+        return finalReads(IntStream.range(0, cluster.sidecars()).mapToObj(cluster::api).toList(), cluster.masterPort(), sessions);
+    }
+
+    /** Every session, whole, through every sidecar of {@code sidecars} and from the master at {@code masterPort}. */
+    static List<History.Read> finalReads(List<java.net.URI> sidecars, int masterPort, List<String> sessions) throws Exception {
         List<Integer> all = IntStream.range(0, HotSessionClient.SECTIONS).boxed().toList();
         List<String> names = List.of(HotSessionClient.SECTION_NAMES);
         List<History.Read> out = new ArrayList<>();
-        for (int s = 0; s < cluster.sidecars(); s++) {
-            try (SidecarHttp http = new SidecarHttp(cluster.api(s), Duration.ofSeconds(1), Duration.ofSeconds(5), 1, 1 << 20)) {
+        for (int s = 0; s < sidecars.size(); s++) {
+            try (SidecarHttp http = new SidecarHttp(sidecars.get(s), Duration.ofSeconds(1), Duration.ofSeconds(5), 1, 1 << 20)) {
                 SidecarApi api = new SidecarApi(http, new BinaryTransportCodec(), ClientMetrics.NONE);
                 for (int i = 0; i < sessions.size(); i++) {
                     long invoked = System.nanoTime();
@@ -184,7 +194,7 @@ class ConsistencyIT {
         }
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (MasterConnection master = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1",
-                cluster.masterPort()), MasterConnectionOptions.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
+                masterPort), MasterConnectionOptions.DEFAULT, null).get(5, TimeUnit.SECONDS)) {
             for (int i = 0; i < sessions.size(); i++) {
                 long invoked = System.nanoTime();
                 var result = master.read(new ReadRequest(sessions.get(i), names)).get(5, TimeUnit.SECONDS).result().toReadResult();

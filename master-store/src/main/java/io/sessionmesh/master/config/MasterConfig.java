@@ -41,6 +41,8 @@ import java.util.Map;
  *   <tr><td>election-timeout</td><td>{@value #DEFAULT_ELECTION_TIMEOUT_MILLIS}ms</td><td>the shortest time without a
  *       leader's heartbeat before a follower stands for election (the longest is twice that)</td></tr>
  *   <tr><td>lease-margin</td><td>200ms</td><td>what a new leader waits beyond one lease before acknowledging writes</td></tr>
+ *   <tr><td>raft-transport</td><td>netty</td><td>Ratis's transport between replicas: netty, or grpc (streaming
+ *       appends; measured slower here: benchmarks/RESULTS.md 9)</td></tr>
  *   <tr><td>snapshot-every</td><td>{@value #DEFAULT_SNAPSHOT_EVERY}</td><td>log entries between snapshots</td></tr>
  *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid} and {@code master=host:port} there
  *       ({@link ReadyFile}): how a supervisor or a test learns the port</td></tr>
@@ -150,7 +152,8 @@ public final class MasterConfig {
                 c.duration("election-timeout", Duration.ofMillis(DEFAULT_ELECTION_TIMEOUT_MILLIS), Duration.ofMillis(50),
                         Duration.ofMinutes(1)).toMillis(),
                 c.duration("lease-margin", Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1)).toMillis(),
-                c.integer("snapshot-every", DEFAULT_SNAPSHOT_EVERY, 16, Integer.MAX_VALUE));
+                c.integer("snapshot-every", DEFAULT_SNAPSHOT_EVERY, 16, Integer.MAX_VALUE),
+                c.choice("raft-transport", GroupConfig.TRANSPORTS.get(0), GroupConfig.TRANSPORTS));
     }
 
     /** The configuration of the flags and the file they name. */

@@ -17,9 +17,14 @@ import java.util.Set;
  * @param electionTimeoutMillis the shortest election timeout (the longest is twice that)
  * @param leaseMarginMillis what a new leader waits beyond one cache lease before its first write's acknowledgement
  * @param snapshotEveryEntries a snapshot after this many applied entries, so that a restart replays little
+ * @param transport Ratis's transport between replicas: {@code netty} (the default: measured faster here, RESULTS.md 9)
+ *     or {@code grpc} (streaming appends)
  */
 public record GroupConfig(String name, List<Replica> replicas, Replica self, Path dir, boolean syncLog,
-                          long electionTimeoutMillis, long leaseMarginMillis, long snapshotEveryEntries) {
+                          long electionTimeoutMillis, long leaseMarginMillis, long snapshotEveryEntries, String transport) {
+    /** The transports Ratis offers here. */
+    public static final List<String> TRANSPORTS = List.of("netty", "grpc");
+
     /** Most replicas in a group: consensus costs grow with them, and five survive two failures. */
     public static final int MAX_REPLICAS = 7;
 
@@ -56,7 +61,17 @@ public record GroupConfig(String name, List<Replica> replicas, Replica self, Pat
         }
     }
 
+    /** With the default transport. */
+    public GroupConfig(String name, List<Replica> replicas, Replica self, Path dir, boolean syncLog,
+                       long electionTimeoutMillis, long leaseMarginMillis, long snapshotEveryEntries) {
+        this(name, replicas, self, dir, syncLog, electionTimeoutMillis, leaseMarginMillis, snapshotEveryEntries,
+                TRANSPORTS.get(0));
+    }
+
     public GroupConfig {
+        if (!TRANSPORTS.contains(transport)) {
+            throw new IllegalArgumentException("raft transport \"" + transport + "\": one of " + TRANSPORTS);
+        }
         replicas = List.copyOf(replicas);
         if (replicas.isEmpty() || replicas.size() > MAX_REPLICAS) {
             throw new IllegalArgumentException(replicas.size() + " replicas: a group has 1 to " + MAX_REPLICAS);

@@ -90,6 +90,8 @@ final class StoreStateMachine extends BaseStateMachine {
     private final AtomicLong tickets = new AtomicLong();
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
     private volatile LeadershipListener listener;
+    /** The term of the last LEAD applied (on the thread that applies the log). */
+    private long lastLeadTerm = -1;
 
     StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous) {
         this.store = store;
@@ -202,9 +204,15 @@ final class StoreStateMachine extends BaseStateMachine {
         if (command instanceof ReplicaCommand.Schema s) {
             return store.schemas().publish(s.uid(), s.schema());
         }
+        if (term == lastLeadTerm) {
+            // A second LEAD of one term (its leader proposed it again after a reply it took for a failure): the first
+            // already started the term; forgetting holders again would drop caches that read since (stale reads).
+            return Boolean.FALSE;
+        }
+        lastLeadTerm = term;
         store.lead(now);
         LeadershipListener l = listener;
-        if (waiting != null && l != null) {
+        if (e.origin() == origin && l != null) { // this process's LEAD, even one whose proposal looked failed
             l.ledFrom(term);
         }
         return Boolean.TRUE;

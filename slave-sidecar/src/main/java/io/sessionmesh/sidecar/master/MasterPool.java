@@ -69,6 +69,11 @@ public final class MasterPool implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastError = "not connected yet";
     private final LongAdder leaderChanges = new LongAdder();
+    /** The replica the pool last moved away from, and when (guarded by this). */
+    private InetSocketAddress cameFrom;
+    private long movedAt;
+    /** A hint back to the replica just left, within this long, is taken as no hint. */
+    static final long HINT_LOOP_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     public MasterPool(InetSocketAddress address, Options options, EventLoopGroup group, InvalidationListener pushes) {
         this(List.of(address), options, group, pushes);
@@ -131,10 +136,18 @@ public final class MasterPool implements AutoCloseable {
             if (!target.equals(from)) {
                 return; // already moved on
             }
-            to = hint.isEmpty() ? replicas.get((replicas.indexOf(from) + 1) % replicas.size()) : parse(hint, from);
+            to = hint.isEmpty() ? next(from) : parse(hint, from);
+            // A replica's view of the leader can be stale: two that name each other (or one that names the replica
+            // just left) would bounce the pool between them forever. A hint back to where the pool just came from is
+            // taken as no hint: the next replica in turn.
+            if (to.equals(cameFrom) && System.nanoTime() - movedAt < HINT_LOOP_NANOS) {
+                to = next(from);
+            }
             if (to.equals(from)) {
                 return;
             }
+            cameFrom = from;
+            movedAt = System.nanoTime();
             target = to;
         }
         leaderChanges.increment();
@@ -149,6 +162,10 @@ public final class MasterPool implements AutoCloseable {
         }
     }
 
+    private InetSocketAddress next(InetSocketAddress from) {
+        return replicas.get((replicas.indexOf(from) + 1) % replicas.size());
+    }
+
     /** A replica's NOT_LEADER hint ("host:port"): one of the configured replicas when it names one. */
     private InetSocketAddress parse(String hint, InetSocketAddress fallback) {
         for (InetSocketAddress r : replicas) {
@@ -161,7 +178,7 @@ public final class MasterPool implements AutoCloseable {
             return InetSocketAddress.createUnresolved(hint.substring(0, colon), Integer.parseInt(hint.substring(colon + 1)));
         } catch (RuntimeException e) {
             log.warn("master group {}: NOT_LEADER named \"{}\", not host:port; trying the next replica", name, hint);
-            return replicas.get((replicas.indexOf(fallback) + 1) % replicas.size());
+            return next(fallback);
         }
     }
 

@@ -1,0 +1,185 @@
+package io.sessionmesh.integration.consistency;
+
+import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.ServerProcess;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A group of three master replicas (PROTOCOL.md 3.8) and several sidecars that follow its leader, each a real process
+ * from its jar, on loopback. Any replica can be killed (SIGKILL) and restarted from its Raft directory, or paused
+ * (SIGSTOP) and resumed.
+ */
+final class GroupCluster implements AutoCloseable {
+    static final int REPLICAS = 3;
+
+    final Duration lease;
+    private final Path dir;
+    private final int[][] ports = new int[REPLICAS][];
+    private final String replicasSpec;
+    private final ServerProcess[] masters = new ServerProcess[REPLICAS];
+    private final List<ServerProcess> everyMaster = new ArrayList<>();
+    private final List<ServerProcess> sidecars = new ArrayList<>();
+    private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+
+    GroupCluster(int sidecarCount, Duration lease, Path dir) throws Exception {
+        this.lease = lease;
+        this.dir = dir;
+        List<String> spec = new ArrayList<>();
+        List<String> data = new ArrayList<>();
+        for (int i = 0; i < REPLICAS; i++) {
+            ports[i] = new int[]{freePort(), freePort()};
+            spec.add("m" + i + "=127.0.0.1:" + ports[i][0] + "/" + ports[i][1]);
+            data.add("127.0.0.1:" + ports[i][0]);
+        }
+        replicasSpec = String.join(",", spec);
+        for (int i = 0; i < REPLICAS; i++) {
+            startMaster(i);
+        }
+        for (int s = 0; s < sidecarCount; s++) {
+            ServerProcess p = ServerProcess.start(ServerProcess.command(ConsistencyCluster.jar("sidecar.jar",
+                            "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", String.join("|", data),
+                    "--port", "0", "--admin-port", "0", "--reconnect-min", "20ms", "--reconnect-max", "200ms",
+                    "--heartbeat-interval", "200ms", "--master-timeout", "3s", "--vnodes", "256", "--io-threads", "1"));
+            sidecars.add(p);
+        }
+        for (int s = 0; s < sidecarCount; s++) {
+            awaitLease(s);
+        }
+    }
+
+    private void startMaster(int i) throws IOException {
+        masters[i] = ServerProcess.start(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                        "master-store/target/sessionmesh-master.jar"), "--port", String.valueOf(ports[i][0]),
+                "--replicas", replicasSpec, "--replica-id", "m" + i, "--raft-dir", dir.resolve("m" + i).toString(),
+                "--lease", lease.toMillis() + "ms", "--election-timeout", "1s", "--io-threads", "1"));
+        everyMaster.add(masters[i]);
+    }
+
+    int sidecars() {
+        return sidecars.size();
+    }
+
+    URI api(int sidecar) {
+        return URI.create("http://127.0.0.1:" + sidecars.get(sidecar).port());
+    }
+
+    /** Waits until the sidecar holds a valid lease with the group's leader. */
+    void awaitLease(int sidecar) {
+        sidecars.get(sidecar).awaitHealthy("\"valid\":true");
+    }
+
+    /** The replica that leads, by its STATS; waits for one for up to 30 s. */
+    int leader() {
+        int[] found = {-1};
+        Await.until("a replica that leads", Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < REPLICAS; i++) {
+                if (masters[i] != null && stats(i).contains("\"replica_leads\":1")) {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    /** A replica's STATS ("" when it does not answer). */
+    String stats(int replica) {
+        try (MasterConnection c = MasterConnection.connect(loop, new InetSocketAddress("127.0.0.1", ports[replica][0]),
+                MasterConnectionOptions.DEFAULT, null).get(2, TimeUnit.SECONDS)) {
+            return c.stats().get(2, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    int masterPort(int replica) {
+        return ports[replica][0];
+    }
+
+    void kill(int replica) throws InterruptedException {
+        masters[replica].kill();
+        masters[replica] = null;
+    }
+
+    void restart(int replica) throws IOException {
+        startMaster(replica);
+    }
+
+    void pause(int replica) throws IOException, InterruptedException {
+        masters[replica].pause();
+    }
+
+    void resume(int replica) throws IOException, InterruptedException {
+        masters[replica].resume();
+    }
+
+    HttpResponse<String> admin(int sidecar, String path) throws IOException, InterruptedException {
+        return ConsistencyCluster.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + sidecars.get(sidecar).port("admin") + path)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    List<String> troubles() {
+        List<String> out = new ArrayList<>();
+        for (ServerProcess p : everyMaster) {
+            out.addAll(p.leaks());
+        }
+        for (ServerProcess s : sidecars) {
+            out.addAll(s.leaks());
+        }
+        return out;
+    }
+
+    void saveOutputs(Path to) throws IOException {
+        Files.createDirectories(to);
+        for (int i = 0; i < everyMaster.size(); i++) {
+            Files.write(to.resolve("master-start-" + i + ".log"), List.copyOf(everyMaster.get(i).output));
+        }
+        for (int s = 0; s < sidecars.size(); s++) {
+            Files.write(to.resolve("sidecar-" + s + ".log"), List.copyOf(sidecars.get(s).output));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (ServerProcess s : sidecars) {
+            s.close();
+        }
+        for (int i = 0; i < REPLICAS; i++) {
+            if (masters[i] != null) {
+                try {
+                    masters[i].resume();
+                } catch (IOException e) {
+                    // it had exited
+                }
+                masters[i].close();
+            }
+        }
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,170 @@
+package io.sessionmesh.integration.consistency;
+
+import io.sessionmesh.integration.consistency.HistoryChecker.Verdict;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The consistency checker against a replicated master group (issue 15): three master replicas and three sidecars
+ * that follow the leader, clients on every sidecar reading and writing the same hot sessions, while the test, in
+ * cycles, kills the leader (SIGKILL) and restarts it, kills a follower and restarts it, and pauses the leader (SIGSTOP)
+ * for 2.5 leases, so that the others elect a new leader while the old one still believes it leads, then lets it run
+ * again. {@link HistoryChecker} verifies that no read was older than a write acknowledged before it began and that no
+ * acknowledged write was lost; the report gives failover times: from a leader's SIGKILL or SIGSTOP to the first write
+ * acknowledged after it.
+ *
+ * <p>{@code -Dconsistency.operations=N} as for {@link ConsistencyIT} (short run: 20,000). Report in
+ * {@code target/consistency/master-faults-*}.
+ *
+ * <p><b>Opt-in while issue 15 is open</b> ({@code -Dconsistency.masterFaults=true}): it does not pass yet. On the 2-core
+ * machine, with three replicas, three sidecars and nine clients, the replicas report host pauses of over two seconds
+ * (Ratis's JvmPauseMonitor) and the group keeps losing its leader, so traffic crawls and a fault cycle can find no
+ * leader within 30 s. It is not counted as passing anywhere.
+ */
+@EnabledIfSystemProperty(named = "consistency.masterFaults", matches = "true")
+class MasterFaultsIT {
+    static final int SIDECARS = 3;
+    static final int CLIENTS_PER_SIDECAR = 3;
+    static final int SESSIONS = 4;
+    static final int WRITE_PERCENT = 30;
+
+    @TempDir
+    Path raftDirs;
+
+    @Test
+    void noStaleReadsNoLostWritesNoLostSessions_underLeaderAndFollowerKillsAndALeaderPause() throws Exception {
+        long target = Long.getLong("consistency.operations", 20_000);
+        Duration lease = Duration.parse("PT" + System.getProperty("consistency.lease", "1s").toUpperCase());
+        Path reportDir = Path.of(System.getProperty("consistency.report", "target/consistency"));
+        History history = new History();
+        HotSessionClient.Tally tally = new HotSessionClient.Tally(SIDECARS);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<String> phases = new ArrayList<>();
+        Histogram failoverMillis = new Histogram(600_000, 3);
+        List<Long> faultTimes = new ArrayList<>();
+        long started = System.nanoTime();
+
+        try (GroupCluster cluster = new GroupCluster(SIDECARS, lease, raftDirs)) {
+            List<String> sessions = ConsistencyIT.createSessions(cluster.api(1));
+            ExecutorService pool = Executors.newFixedThreadPool(SIDECARS * CLIENTS_PER_SIDECAR);
+            List<Future<?>> clients = new ArrayList<>();
+            for (int s = 0; s < SIDECARS; s++) {
+                for (int c = 0; c < CLIENTS_PER_SIDECAR; c++) {
+                    clients.add(pool.submit(new HotSessionClient(s * CLIENTS_PER_SIDECAR + c, s, cluster.api(s), sessions,
+                            WRITE_PERCENT, history, tally, stop)));
+                }
+            }
+            int cycles = 0;
+            try {
+                while (cycles == 0 || history.size() < target) {
+                    faultCycle(cluster, phases, tally, faultTimes);
+                    cycles++;
+                }
+            } catch (Throwable t) {
+                cluster.saveOutputs(reportDir.resolve("master-faults-logs-failed"));
+                System.out.println("phases so far: " + phases);
+                throw t;
+            } finally {
+                stop.set(true);
+                pool.shutdown();
+            }
+            for (Future<?> f : clients) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            long runNanos = System.nanoTime() - started;
+
+            for (long fault : faultTimes) {
+                long first = history.writes().stream().filter(w -> w.version() != History.UNKNOWN && w.invoked() >= fault)
+                        .mapToLong(History.Write::completed).min().orElse(-1);
+                assertTrue(first > 0, "no write was acknowledged after the fault at t=" + fault);
+                failoverMillis.recordValue((first - fault) / 1_000_000);
+            }
+            for (int s = 0; s < SIDECARS; s++) {
+                cluster.awaitLease(s);
+            }
+            List<History.Read> finals = ConsistencyIT.finalReads(IntStream.range(0, SIDECARS).mapToObj(cluster::api).toList(),
+                    cluster.masterPort(cluster.leader()), sessions);
+            Verdict verdict = HistoryChecker.check(history.writes(), history.reads(), finals, HotSessionClient.SECTIONS,
+                    HotSessionClient.ATTRIBUTES);
+            int leader = cluster.leader();
+            Map<String, Long> master = ConsistencyIT.numbers(cluster.stats(leader));
+            List<Map<String, Long>> sidecars = new ArrayList<>();
+            Files.createDirectories(reportDir);
+            long leaderChanges = 0;
+            for (int s = 0; s < SIDECARS; s++) {
+                String json = cluster.admin(s, "/admin/stats").body();
+                Files.writeString(reportDir.resolve("master-faults-sidecar-" + s + "-stats-" + target + ".json"), json);
+                Map<String, Long> numbers = ConsistencyIT.numbers(json);
+                sidecars.add(numbers);
+                leaderChanges += numbers.getOrDefault("master_leader_changes", 0L);
+            }
+            String report = ConsistencyIT.report(target, lease, cycles, runNanos, verdict, tally, master, sidecars, phases);
+            report = report.substring(0, report.lastIndexOf('}')).stripTrailing()
+                    + String.format(",\n  \"failovers\": %d,\n  \"failover_ms\": {\"p50\": %d, \"max\": %d},"
+                            + "\n  \"sidecar_leader_changes\": %d\n}\n", failoverMillis.getTotalCount(),
+                    failoverMillis.getValueAtPercentile(50), failoverMillis.getMaxValue(), leaderChanges);
+            Files.writeString(reportDir.resolve("master-faults-report-" + target + ".json"), report);
+            System.out.println(report);
+            cluster.saveOutputs(reportDir.resolve("master-faults-logs-" + target));
+
+            assertTrue(verdict.passed(), "the checker found violations: " + verdict);
+            assertEquals(SESSIONS * (SIDECARS + 1), verdict.finalReads(), "every session, through every sidecar and the "
+                    + "leader, is still there: " + verdict);
+            assertTrue(verdict.reads() + verdict.writes() >= target, "ran " + verdict);
+            assertTrue(verdict.acknowledgedWrites() > 0 && verdict.reads() > 0, "nothing to check: " + verdict);
+            assertTrue(sidecars.stream().mapToLong(m -> m.getOrDefault("reads_from_cache", 0L)).sum() > 0,
+                    "no read was answered from a cache: the checker proved nothing about caches");
+            assertTrue(leaderChanges >= SIDECARS, "the sidecars never followed a new leader: " + leaderChanges);
+            assertEquals(List.of(), cluster.troubles(), "a server reported leaks");
+        }
+    }
+
+    /** One round of faults, each followed by steady traffic; records when each leader fault began. */
+    static void faultCycle(GroupCluster cluster, List<String> phases, HotSessionClient.Tally tally, List<Long> faultTimes)
+            throws Exception {
+        long leaseMs = cluster.lease.toMillis();
+        ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
+        ConsistencyIT.phase(phases, tally, "SIGKILL the leader, restart it", () -> {
+            int leader = cluster.leader();
+            faultTimes.add(System.nanoTime());
+            cluster.kill(leader);
+            Thread.sleep(2_000);
+            cluster.restart(leader);
+        });
+        ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
+        ConsistencyIT.phase(phases, tally, "SIGKILL a follower, restart it", () -> {
+            int follower = (cluster.leader() + 1) % GroupCluster.REPLICAS;
+            cluster.kill(follower);
+            Thread.sleep(1_000);
+            cluster.restart(follower);
+        });
+        ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
+        ConsistencyIT.phase(phases, tally, "SIGSTOP the leader for 2.5 leases, then SIGCONT", () -> {
+            int leader = cluster.leader();
+            faultTimes.add(System.nanoTime());
+            cluster.pause(leader);
+            Thread.sleep(leaseMs * 5 / 2);
+            cluster.resume(leader);
+        });
+    }
+}
