@@ -1,0 +1,108 @@
+package io.sessionmesh.benchmarks.master;
+
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.replication.GroupConfig;
+import io.sessionmesh.master.replication.ReplicaCommand;
+import io.sessionmesh.master.replication.ReplicaGroup;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.master.store.Ticker;
+import io.sessionmesh.settings.Settings;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The floor of the consensus library on this machine (benchmarks/RESULTS.md 9): a group of replicas in this one JVM,
+ * each a Ratis server on loopback with its log in a temporary directory, and writes of one 1 KB attribute proposed
+ * one after another straight to {@link ReplicaGroup#propose}, timed from the proposal to the leader's apply. No
+ * SessionMesh client, no master protocol, no Netty answer path: what remains is Ratis's own pipeline (and the store's
+ * apply, a fraction of a microsecond).
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.ReplicaProposeLatency [--replicas 3] [--writes 2000]
+ *     [--warmup 500] [--transport netty|grpc] [--sync-log false]
+ * </pre>
+ */
+public final class ReplicaProposeLatency {
+    private ReplicaProposeLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings flags = Settings.fromArgs(args);
+        int count = flags.integer("replicas", 3, 1, GroupConfig.MAX_REPLICAS);
+        int writes = flags.integer("writes", 2000, 1, 10_000_000);
+        int warmup = flags.integer("warmup", 500, 0, 10_000_000);
+        String transport = flags.choice("transport", GroupConfig.TRANSPORTS.get(0), GroupConfig.TRANSPORTS);
+        boolean sync = flags.bool("sync-log", false);
+        flags.checkAllUsed();
+
+        Path dir = Files.createTempDirectory("sessionmesh-propose-");
+        List<GroupConfig.Replica> replicas = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            replicas.add(new GroupConfig.Replica("r" + i, "127.0.0.1", freePort(), freePort()));
+        }
+        List<ReplicaGroup> groups = new ArrayList<>();
+        List<SessionStore> stores = new ArrayList<>();
+        try {
+            for (GroupConfig.Replica r : replicas) {
+                SessionStore store = new SessionStore(StoreLimits.DEFAULT, Ticker.WALL);
+                stores.add(store);
+                groups.add(ReplicaGroup.start(new GroupConfig("propose-latency", replicas, r, dir.resolve(r.id()), sync,
+                        500, 50, 1_000_000_000L, transport), store, new BinaryTransportCodec(), Invalidator.NONE, 300));
+            }
+            int leader = awaitLeader(groups);
+            SessionStore store = stores.get(leader);
+            ReplicaGroup group = groups.get(leader);
+            String id = ((SessionStore.CreatedSession) group.propose(new ReplicaCommand.Create(store.newId(), 0), 0,
+                    Invalidator.NONE).get(10, TimeUnit.SECONDS)).id();
+            WriteRequest write = new WriteRequest(id, List.of(new SectionDelta("s", Map.of("a", new byte[1000]), List.of())));
+            Histogram micros = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+            for (int i = 0; i < warmup + writes; i++) {
+                long start = System.nanoTime();
+                group.propose(new ReplicaCommand.Write(write), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+                if (i >= warmup) {
+                    micros.recordValue((System.nanoTime() - start) / 1000);
+                }
+            }
+            System.out.printf("%d replica(s) in one JVM, %s, log %s: %d sequential writes proposed -> applied: "
+                            + "p50 %d us, p90 %d, p99 %d, max %d, mean %.0f%n", count, transport, sync ? "forced" : "not forced",
+                    writes, micros.getValueAtPercentile(50), micros.getValueAtPercentile(90),
+                    micros.getValueAtPercentile(99), micros.getMaxValue(), micros.getMean());
+        } finally {
+            for (ReplicaGroup g : groups) {
+                g.close();
+            }
+        }
+    }
+
+    private static int awaitLeader(List<ReplicaGroup> groups) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < groups.size(); i++) {
+                if (groups.get(i).leads()) {
+                    return i;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("no replica leads after 60 s");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
