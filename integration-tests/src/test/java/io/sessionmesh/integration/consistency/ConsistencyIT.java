@@ -66,13 +66,8 @@ class ConsistencyIT {
         try (ConsistencyCluster cluster = new ConsistencyCluster(SIDECARS, lease, List.of())) {
             List<String> sessions = createSessions(cluster);
             ExecutorService pool = Executors.newFixedThreadPool(SIDECARS * CLIENTS_PER_SIDECAR);
-            List<Future<?>> clients = new ArrayList<>();
-            for (int s = 0; s < SIDECARS; s++) {
-                for (int c = 0; c < CLIENTS_PER_SIDECAR; c++) {
-                    clients.add(pool.submit(new HotSessionClient(s * CLIENTS_PER_SIDECAR + c, s, cluster.api(s), sessions,
-                            WRITE_PERCENT, history, tally, stop)));
-                }
-            }
+            List<Future<?>> clients = startClients(pool, IntStream.range(0, SIDECARS).mapToObj(cluster::api).toList(),
+                    CLIENTS_PER_SIDECAR, sessions, history, tally, stop);
             int cycles = 0;
             try {
                 while (cycles == 0 || history.size() < target) {
@@ -122,6 +117,19 @@ class ConsistencyIT {
             assertTrue(cluster.proxy.refused() > 0, "no connection was refused while the proxy was cut");
             assertEquals(List.of(), cluster.troubles(), "a server reported leaks");
         }
+    }
+
+    /** {@code perSidecar} hot-session clients on each sidecar, running on {@code pool} until {@code stop}. */
+    static List<Future<?>> startClients(ExecutorService pool, List<java.net.URI> sidecars, int perSidecar, List<String> sessions,
+                                        History history, HotSessionClient.Tally tally, AtomicBoolean stop) {
+        List<Future<?>> clients = new ArrayList<>();
+        for (int s = 0; s < sidecars.size(); s++) {
+            for (int c = 0; c < perSidecar; c++) {
+                clients.add(pool.submit(new HotSessionClient(s * perSidecar + c, s, sidecars.get(s), sessions, WRITE_PERCENT,
+                        history, tally, stop)));
+            }
+        }
+        return clients;
     }
 
     /** One round of faults, each followed by steady traffic. */

@@ -45,7 +45,6 @@ class MasterFaultsIT {
     static final int SIDECARS = 3;
     static final int CLIENTS_PER_SIDECAR = 3;
     static final int SESSIONS = 4;
-    static final int WRITE_PERCENT = 30;
 
     @TempDir
     Path raftDirs;
@@ -66,13 +65,8 @@ class MasterFaultsIT {
         try (GroupCluster cluster = new GroupCluster(SIDECARS, lease, raftDirs)) {
             List<String> sessions = ConsistencyIT.createSessions(cluster.api(1));
             ExecutorService pool = Executors.newFixedThreadPool(SIDECARS * CLIENTS_PER_SIDECAR);
-            List<Future<?>> clients = new ArrayList<>();
-            for (int s = 0; s < SIDECARS; s++) {
-                for (int c = 0; c < CLIENTS_PER_SIDECAR; c++) {
-                    clients.add(pool.submit(new HotSessionClient(s * CLIENTS_PER_SIDECAR + c, s, cluster.api(s), sessions,
-                            WRITE_PERCENT, history, tally, stop)));
-                }
-            }
+            List<Future<?>> clients = ConsistencyIT.startClients(pool,
+                    IntStream.range(0, SIDECARS).mapToObj(cluster::api).toList(), CLIENTS_PER_SIDECAR, sessions, history, tally, stop);
             int cycles = 0;
             try {
                 while (cycles == 0 || history.size() < target) {
