@@ -101,6 +101,7 @@ public final class ReplicaGroup implements Closeable {
      */
     public static ReplicaGroup start(GroupConfig config, SessionStore store, BinaryTransportCodec codec,
                                      Invalidator anonymous, long leaseMillis) throws IOException {
+        store.removeOnlyThroughTheLog();
         StoreStateMachine machine = new StoreStateMachine(store, codec, anonymous);
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(
                 UUID.nameUUIDFromBytes(("sessionmesh-group:" + config.name()).getBytes(StandardCharsets.UTF_8))), peers(config));

@@ -79,6 +79,12 @@ public final class SessionStore {
     private final LongAdder storeBytes = new LongAdder();
     private final StoreCounters counters = new StoreCounters();
     private final Object sweepLock = new Object();
+    /**
+     * Set for a replica of a group: only the log removes sessions (EXPIRE, DELETE, and writes at their entry's time), so
+     * every replica holds the same ones; a read that meets an expired session answers NOT_FOUND and leaves it to the
+     * leader's next EXPIRE.
+     */
+    private volatile boolean removalsByLogOnly;
 
     public SessionStore(StoreLimits limits, Ticker ticker) {
         this.limits = limits;
@@ -154,6 +160,11 @@ public final class SessionStore {
         return created(session);
     }
 
+    /** This store is a replica's: sessions leave it only through the group's log (see {@link #removalsByLogOnly}). */
+    public void removeOnlyThroughTheLog() {
+        removalsByLogOnly = true;
+    }
+
     /** A fresh random session id (for a group's leader to choose before it replicates the creation). */
     public String newId() {
         return ids.next();
@@ -192,7 +203,7 @@ public final class SessionStore {
      * every section read, in step with the state read, so that any later write of those sections tells it.
      */
     public EncodedReadResult read(ReadRequest request, long holderBit) {
-        Session session = live(request.sessionId(), ticker.millis());
+        Session session = live(request.sessionId(), ticker.millis(), !removalsByLogOnly);
         List<String> wanted = request.sectionNames();
         List<EncodedSection> out = new ArrayList<>(wanted.size());
         if (holderBit == 0) {
@@ -204,7 +215,7 @@ public final class SessionStore {
         } else {
             synchronized (session) {
                 if (session.removed) {
-                    throw gone(session, ticker.millis());
+                    throw gone(session, ticker.millis(), !removalsByLogOnly);
                 }
                 EncodedSection[] snapshot = session.sections;
                 SessionHolders holders = session.holders();
@@ -500,9 +511,14 @@ public final class SessionStore {
 
     /** The session's live state, or NOT_FOUND; extends its idle time. */
     private Session live(String sessionId, long now) {
+        return live(sessionId, now, true);
+    }
+
+    /** {@link #live(String, long)}; {@code mayRemove} false: an expired session is answered NOT_FOUND but stays. */
+    private Session live(String sessionId, long now, boolean mayRemove) {
         Session session = sessions.get(sessionId);
         if (session == null || session.removed || session.isExpired(now)) {
-            throw gone(session, now);
+            throw gone(session, now, mayRemove);
         }
         session.touch(now);
         return session;
@@ -510,7 +526,11 @@ public final class SessionStore {
 
     /** NOT_FOUND for a session that is missing, removed or expired; an expired one is removed on the way. */
     private StoreException gone(Session session, long now) {
-        if (session != null && !session.removed && session.isExpired(now) && remove(session)) {
+        return gone(session, now, true);
+    }
+
+    private StoreException gone(Session session, long now, boolean mayRemove) {
+        if (mayRemove && session != null && !session.removed && session.isExpired(now) && remove(session)) {
             counters.expiries.increment();
         }
         counters.notFound.increment();

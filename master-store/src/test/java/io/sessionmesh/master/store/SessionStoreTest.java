@@ -186,6 +186,17 @@ class SessionStoreTest {
     }
 
     @Test
+    void aReplicasStore_answersAnExpiredSessionNotFound_butOnlyTheLogRemovesIt() {
+        store.removeOnlyThroughTheLog();
+        String id = store.create().id();
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.plusSeconds(1));
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read(id, "s")).status());
+        assertEquals(1, store.sessionCount(), "a read removed a session the other replicas still hold");
+        assertEquals(1, store.expire(List.of(id), ticker.millis()));
+        assertEquals(0, store.sessionCount());
+    }
+
+    @Test
     void touch_extendsIdleTime_withoutChangingAnyVersion() {
         String id = store.create().id();
         write(id, set("s", "k", "v"));
