@@ -60,6 +60,12 @@ import java.util.concurrent.atomic.LongAdder;
  *   ring are simply looked at again once per turn.</li>
  *   <li><b>Limits.</b> {@link StoreLimits}: every write is checked whole before it is published; over a
  *   limit it is refused and nothing of it is applied.</li>
+ *   <li><b>Replicas.</b> In a replicated group (the master's {@code replication} package) every replica's store
+ *   applies the same log: each change comes with the leader's time ({@code now} parameters) and, for a creation, the
+ *   id the leader chose, so all compute the same state; sessions leave only through the log
+ *   ({@link #removeOnlyThroughTheLog}, {@link #expire}); {@link #lead} starts a leader's term;
+ *   {@link StoreSnapshot} writes and reads the whole store. That is why this class is over 600 lines: these are the
+ *   same operations under the same monitor, with the time and the removal made explicit.</li>
  * </ul>
  */
 public final class SessionStore {
