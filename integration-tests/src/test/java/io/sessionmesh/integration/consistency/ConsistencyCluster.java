@@ -84,6 +84,15 @@ final class ConsistencyCluster implements AutoCloseable {
         sidecars.get(i).awaitHealthy("\"valid\":true");
     }
 
+    /**
+     * Waits until the sidecar has noticed that its lease is gone (after a cut): until then it may rightly serve its
+     * cache, the lease being still valid.
+     */
+    void awaitLeaseLost(int i) {
+        io.sessionmesh.testing.Await.until("sidecar " + i + " to lose its lease", Duration.ofSeconds(10),
+                () -> admin(i, "/admin/health").body().contains("\"valid\":false"));
+    }
+
     /** SIGKILL: the sidecar dies with its cache, its connections reset by the kernel. */
     void kill(int i) throws InterruptedException {
         sidecars.get(i).kill();
