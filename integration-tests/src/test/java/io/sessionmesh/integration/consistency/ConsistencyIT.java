@@ -55,8 +55,8 @@ class ConsistencyIT {
     @Test
     void noStaleReadsAndNoLostWrites_underKillsPausesAndCuts() throws Exception {
         long target = Long.getLong("consistency.operations", 30_000);
-        Duration lease = Duration.parse("PT" + System.getProperty("consistency.lease", "1s").toUpperCase());
-        Path reportDir = Path.of(System.getProperty("consistency.report", "target/consistency"));
+        Duration lease = lease();
+        Path reportDir = reportDir();
         History history = new History();
         HotSessionClient.Tally tally = new HotSessionClient.Tally(SIDECARS);
         AtomicBoolean stop = new AtomicBoolean();
@@ -117,6 +117,16 @@ class ConsistencyIT {
             assertTrue(cluster.proxy.refused() > 0, "no connection was refused while the proxy was cut");
             assertEquals(List.of(), cluster.troubles(), "a server reported leaks");
         }
+    }
+
+    /** The masters' lease for a checker run: {@code -Dconsistency.lease} (default 1s). */
+    static Duration lease() {
+        return Duration.parse("PT" + System.getProperty("consistency.lease", "1s").toUpperCase());
+    }
+
+    /** Where a checker run writes its report: {@code -Dconsistency.report} (default target/consistency). */
+    static Path reportDir() {
+        return Path.of(System.getProperty("consistency.report", "target/consistency"));
     }
 
     /** {@code perSidecar} hot-session clients on each sidecar, running on {@code pool} until {@code stop}. */

@@ -52,8 +52,8 @@ class MasterFaultsIT {
     @Test
     void noStaleReadsNoLostWritesNoLostSessions_underLeaderAndFollowerKillsAndALeaderPause() throws Exception {
         long target = Long.getLong("consistency.operations", 20_000);
-        Duration lease = Duration.parse("PT" + System.getProperty("consistency.lease", "1s").toUpperCase());
-        Path reportDir = Path.of(System.getProperty("consistency.report", "target/consistency"));
+        Duration lease = ConsistencyIT.lease();
+        Path reportDir = ConsistencyIT.reportDir();
         History history = new History();
         HotSessionClient.Tally tally = new HotSessionClient.Tally(SIDECARS);
         AtomicBoolean stop = new AtomicBoolean();
