@@ -13,7 +13,7 @@ jar=benchmarks/target/benchmarks.jar
 master=master-store/target/sessionmesh-master.jar
 out=benchmarks/results
 work=benchmarks/target/replication
-stamp=$(date -u +%Y-%m-%d)
+stamp=$(date -u +%Y-%m-%dT%H%M)
 rm -rf "$work"
 mkdir -p "$out" "$work"
 

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.ReplicaProposeLatency [--replicas 3] [--writes 2000]
- *     [--warmup 500] [--transport netty|grpc] [--sync-log false]
+ *     [--warmup 500] [--transport netty|grpc] [--sync-log false] [--clients 1]
  * </pre>
  */
 public final class ReplicaProposeLatency {
@@ -46,6 +46,7 @@ public final class ReplicaProposeLatency {
         int warmup = flags.integer("warmup", 500, 0, 10_000_000);
         String transport = flags.choice("transport", GroupConfig.TRANSPORTS.get(0), GroupConfig.TRANSPORTS);
         boolean sync = flags.bool("sync-log", false);
+        int clients = flags.integer("clients", 1, 1, 1024);
         flags.checkAllUsed();
 
         Path dir = Files.createTempDirectory("sessionmesh-propose-");
@@ -69,21 +70,56 @@ public final class ReplicaProposeLatency {
                     Invalidator.NONE).get(10, TimeUnit.SECONDS)).id();
             WriteRequest write = new WriteRequest(id, List.of(new SectionDelta("s", Map.of("a", new byte[1000]), List.of())));
             Histogram micros = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-            for (int i = 0; i < warmup + writes; i++) {
-                long start = System.nanoTime();
-                group.propose(new ReplicaCommand.Write(write), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
-                if (i >= warmup) {
-                    micros.recordValue((System.nanoTime() - start) / 1000);
-                }
-            }
-            System.out.printf("%d replica(s) in one JVM, %s, log %s: %d sequential writes proposed -> applied: "
-                            + "p50 %d us, p90 %d, p99 %d, max %d, mean %.0f%n", count, transport, sync ? "forced" : "not forced",
-                    writes, micros.getValueAtPercentile(50), micros.getValueAtPercentile(90),
-                    micros.getValueAtPercentile(99), micros.getMaxValue(), micros.getMean());
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            proposeFrom(clients, warmup, group, write, null);
+            long cpuStart = os.getProcessCpuTime();
+            long wallStart = System.nanoTime();
+            proposeFrom(clients, writes, group, write, micros);
+            long cpu = os.getProcessCpuTime() - cpuStart;
+            long wall = System.nanoTime() - wallStart;
+            System.out.printf("%d replica(s) in one JVM, %s, log %s, %d client(s): %d writes proposed -> applied: "
+                            + "%.0f/s, p50 %d us, p90 %d, p99 %d, max %d, mean %.0f; CPU of all replicas %.0f us per write "
+                            + "(%.2f of a core); %.1f writes per Raft entry%n", count, transport, sync ? "forced" : "not forced",
+                    clients, micros.getTotalCount(), micros.getTotalCount() * 1e9 / wall, micros.getValueAtPercentile(50),
+                    micros.getValueAtPercentile(90), micros.getValueAtPercentile(99), micros.getMaxValue(), micros.getMean(),
+                    cpu / 1000.0 / micros.getTotalCount(), (double) cpu / wall, group.changesPerEntry());
         } finally {
             for (ReplicaGroup g : groups) {
                 g.close();
             }
+        }
+    }
+
+    /** {@code clients} threads, each proposing its share of {@code writes} one after another; recorded if asked. */
+    private static void proposeFrom(int clients, int writes, ReplicaGroup group, WriteRequest write, Histogram micros)
+            throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int c = 0; c < clients; c++) {
+            int share = writes / clients + (c < writes % clients ? 1 : 0);
+            Thread t = new Thread(() -> {
+                try {
+                    for (int i = 0; i < share; i++) {
+                        long start = System.nanoTime();
+                        group.propose(new ReplicaCommand.Write(write), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+                        if (micros != null) {
+                            synchronized (micros) {
+                                micros.recordValue((System.nanoTime() - start) / 1000);
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            }, "proposer-" + c);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " proposer(s) failed", failures.get(0));
         }
     }
 

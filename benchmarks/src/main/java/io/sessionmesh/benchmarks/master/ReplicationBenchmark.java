@@ -69,8 +69,15 @@ public final class ReplicationBenchmark {
                 for (String op : List.of("write", "read")) {
                     for (int c : connections) {
                         for (int depth : depths) {
+                            long[] before = proposals(group, leader);
                             MasterVsRedis.Result r = MasterVsRedis.runMaster(group, leader, ids, values, op, c, depth, seconds);
-                            rows.add(row(name, op, c, depth, r));
+                            long[] after = proposals(group, leader);
+                            double perEntry = after[1] == before[1] ? 0 : (double) (after[0] - before[0]) / (after[1] - before[1]);
+                            if (perEntry > 0) {
+                                System.out.printf(Locale.ROOT, "             %.1f changes per Raft entry (warm-up included)%n", perEntry);
+                            }
+                            rows.add(row(name, op, c, depth, r).replace(",\"result\":",
+                                    String.format(Locale.ROOT, ",\"changes_per_entry\":%.2f,\"result\":", perEntry)));
                         }
                     }
                 }
@@ -98,6 +105,19 @@ public final class ReplicationBenchmark {
                 system, op, c, depth, r.throughput(), r.p50(), r.p99(), r.p999());
         return String.format(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"result\":%s}",
                 system, op, c, depth, r.json());
+    }
+
+    /** The leader's {@code replica_changes_proposed} and {@code replica_entries_proposed} (zeros for a master alone). */
+    static long[] proposals(EventLoopGroup group, InetSocketAddress leader) throws Exception {
+        try (MasterConnection c = MasterConnection.connect(group, leader, MasterConnectionOptions.DEFAULT, null).join()) {
+            String stats = c.stats().get(5, TimeUnit.SECONDS);
+            return new long[]{statOf(stats, "replica_changes_proposed"), statOf(stats, "replica_entries_proposed")};
+        }
+    }
+
+    private static long statOf(String json, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     /** The replica whose STATS say it leads; a master on its own (one address) is its own leader. */

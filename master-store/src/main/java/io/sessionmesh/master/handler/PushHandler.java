@@ -28,6 +28,7 @@ public final class PushHandler extends ChannelDuplexHandler implements PushTable
     private final CoherenceCounters counters;
     private final ServerCounters serverCounters;
     private ChannelHandlerContext ctx;
+    private final Outbox outbox = new Outbox();
 
     public PushHandler(ConnectionRegistration registration, CoherenceCounters counters, ServerCounters serverCounters) {
         this.registration = registration;
@@ -65,12 +66,8 @@ public final class PushHandler extends ChannelDuplexHandler implements PushTable
             deferred.answer().thenAccept(answer -> {
                 if (ctx.executor().inEventLoop()) {
                     ctx.writeAndFlush(answer, promise);
-                    return;
-                }
-                try {
-                    ctx.executor().execute(() -> ctx.writeAndFlush(answer, promise));
-                } catch (RejectedExecutionException e) {
-                    // The loop is shutting down: the answer goes with the connection.
+                } else {
+                    outbox.add(answer, promise);
                 }
             });
             return;
@@ -100,5 +97,43 @@ public final class PushHandler extends ChannelDuplexHandler implements PushTable
     @Override
     public void push(Invalidation.Push push) {
         ctx.writeAndFlush(push, ctx.voidPromise());
+    }
+
+    /**
+     * Answers made off the loop, written by one task on the loop and flushed once: the answers of a Raft entry (a batch
+     * of changes, a read barrier shared by many reads) are made together on the thread that applies the log, and leave
+     * in one write instead of one task, one wake-up and one system call each.
+     */
+    private record Made(MasterAnswer answer, ChannelPromise promise) {
+    }
+
+    private final class Outbox implements Runnable {
+        private final java.util.concurrent.ConcurrentLinkedQueue<Made> answers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+
+        void add(MasterAnswer answer, ChannelPromise promise) {
+            answers.add(new Made(answer, promise));
+            if (scheduled.compareAndSet(false, true)) {
+                try {
+                    ctx.executor().execute(this);
+                } catch (RejectedExecutionException e) {
+                    answers.clear(); // the loop is shutting down: the answers go with the connection
+                }
+            }
+        }
+
+        @Override
+        public void run() {
+            scheduled.set(false); // before draining: an answer added from now on schedules another run
+            Made next;
+            boolean wrote = false;
+            while ((next = answers.poll()) != null) {
+                ctx.write(next.answer(), next.promise());
+                wrote = true;
+            }
+            if (wrote) {
+                ctx.flush();
+            }
+        }
     }
 }

@@ -23,6 +23,12 @@ import java.util.List;
 public sealed interface ReplicaCommand {
     /** The entry format this build writes and reads. */
     int FORMAT = 1;
+    /** A batch: several entries of {@link #FORMAT} in one Raft log entry, applied in their order. */
+    int BATCH_FORMAT = 2;
+    /** Bytes of a batch's header: format, count. */
+    int BATCH_HEADER_BYTES = 3;
+    /** Most entries in one batch (its count is a u16). */
+    int MAX_BATCH_ENTRIES = 0xFFFF;
     /** Bytes before the body. */
     int HEADER_BYTES = 26;
     /** Most session ids in one TOUCH or EXPIRE entry. */
@@ -162,6 +168,61 @@ public sealed interface ReplicaCommand {
                     + out.capacity() + " bytes");
         }
         return out.array();
+    }
+
+    /**
+     * One Raft log entry holding {@code entries} (each from {@link #encode}) in this order: the single entry itself, or
+     * a batch {@code | 2: u8 | n: u16 | n x ( length: u32 | entry ) |} (PROTOCOL.md 3.8).
+     */
+    static byte[] batch(List<byte[]> entries) {
+        if (entries.isEmpty() || entries.size() > MAX_BATCH_ENTRIES) {
+            throw new IllegalArgumentException(entries.size() + " entries in one batch: 1 to " + MAX_BATCH_ENTRIES);
+        }
+        if (entries.size() == 1) {
+            return entries.get(0);
+        }
+        int size = BATCH_HEADER_BYTES;
+        for (byte[] e : entries) {
+            size += 4 + e.length;
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put((byte) BATCH_FORMAT).putShort((short) entries.size());
+        for (byte[] e : entries) {
+            out.putInt(e.length).put(e);
+        }
+        return out.array();
+    }
+
+    /**
+     * The entries of one Raft log entry, single or batched, in the order to apply them.
+     *
+     * @throws MalformedMessageException for an entry this build cannot read (a replica must stop rather than skip it)
+     */
+    static List<Entry> decodeAll(ByteBuffer in, BinaryTransportCodec codec) {
+        if (!in.hasRemaining() || (in.get(in.position()) & 0xFF) != BATCH_FORMAT) {
+            return List.of(decode(in, codec));
+        }
+        try {
+            in.get();
+            int n = in.getShort() & 0xFFFF;
+            List<Entry> entries = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int length = in.getInt();
+                if (length < HEADER_BYTES || length > in.remaining()) {
+                    throw new MalformedMessageException(Status.BAD_REQUEST, "batch entry " + i + " of " + length
+                            + " bytes, with " + in.remaining() + " left");
+                }
+                ByteBuffer one = in.slice(in.position(), length);
+                in.position(in.position() + length);
+                entries.add(decode(one, codec));
+            }
+            if (in.hasRemaining()) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, in.remaining() + " bytes after a batch of " + n);
+            }
+            return entries;
+        } catch (java.nio.BufferUnderflowException e) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "batch cut short: " + e);
+        }
     }
 
     /**

@@ -64,6 +64,7 @@ public final class ReplicaGroup implements Closeable {
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
     private final ReadBarrier reads;
+    private final ProposalBatcher<StoreStateMachine.Proposal> proposals;
     private final long leaseNanos;
     /** The term this replica leads in once its LEAD entry is applied; -1 when it does not lead. */
     private volatile long ledTerm = -1;
@@ -90,6 +91,7 @@ public final class ReplicaGroup implements Closeable {
         this.machine = machine;
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         this.reads = new ReadBarrier(this::readIndex);
+        this.proposals = new ProposalBatcher<>(ProposalBatcher.DEFAULT_MAX_IN_FLIGHT, this::submitBatch, this::unconfirmed);
     }
 
     /**
@@ -239,21 +241,41 @@ public final class ReplicaGroup implements Closeable {
         }
         StoreStateMachine.Pending waiting = new StoreStateMachine.Pending(writerBit, invalidator);
         StoreStateMachine.Proposal proposal = machine.propose(command, System.currentTimeMillis(), waiting);
-        submit(proposal).whenComplete((reply, failure) -> {
-            if (failure != null || !reply.isSuccess()) {
-                machine.withdraw(proposal.ticket());
-                Throwable cause = failure != null ? failure : reply.getException();
-                waiting.outcome.completeExceptionally(new StoreException(Status.TIMEOUT, "the group did not confirm the "
-                        + "change; it may still be applied: " + cause));
-            }
-        });
+        if (!proposals.add(new ProposalBatcher.Queued<>(proposal.entry(), proposal))) {
+            machine.withdraw(proposal.ticket());
+            return CompletableFuture.failedFuture(new StoreException(Status.UNAVAILABLE, ProposalBatcher.MAX_QUEUED
+                    + " changes already wait for the group; retry later"));
+        }
         return waiting.outcome;
     }
 
-    private CompletableFuture<RaftClientReply> submit(StoreStateMachine.Proposal proposal) {
+    /** A change of a batch that the group did not confirm: its request is answered TIMEOUT. */
+    private void unconfirmed(ProposalBatcher.Queued<StoreStateMachine.Proposal> change, Throwable cause) {
+        StoreStateMachine.Pending waiting = machine.withdraw(change.owner().ticket());
+        if (waiting != null) {
+            waiting.outcome.completeExceptionally(new StoreException(Status.TIMEOUT, "the group did not confirm the "
+                    + "change; it may still be applied: " + cause));
+        }
+    }
+
+    /** Proposes one Raft entry holding {@code batch}; completes exceptionally unless Ratis confirms it. */
+    private CompletableFuture<RaftClientReply> submitBatch(List<ProposalBatcher.Queued<StoreStateMachine.Proposal>> batch) {
+        List<byte[]> entries = new ArrayList<>(batch.size());
+        for (ProposalBatcher.Queued<StoreStateMachine.Proposal> q : batch) {
+            entries.add(q.entry());
+        }
+        return submit(batch.get(0).owner().ticket(), ReplicaCommand.batch(entries)).thenApply(reply -> {
+            if (!reply.isSuccess()) {
+                throw new java.util.concurrent.CompletionException(reply.getException());
+            }
+            return reply;
+        });
+    }
+
+    private CompletableFuture<RaftClientReply> submit(long callId, byte[] entry) {
         RaftClientRequest request = RaftClientRequest.newBuilder()
-                .setClientId(clientId).setServerId(self).setGroupId(group.getGroupId()).setCallId(proposal.ticket())
-                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(proposal.entry())))
+                .setClientId(clientId).setServerId(self).setGroupId(group.getGroupId()).setCallId(callId)
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)))
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         try {
@@ -261,6 +283,21 @@ public final class ReplicaGroup implements Closeable {
         } catch (IOException | RuntimeException e) { // RejectedExecutionException once the server is closing
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** Mean changes per Raft entry this replica proposed (a gauge of the batching). */
+    public double changesPerEntry() {
+        return proposals.changesPerEntry();
+    }
+
+    /** Raft entries of changes this replica proposed since it started (LEAD entries aside). */
+    public long entriesProposed() {
+        return proposals.entries();
+    }
+
+    /** Changes this replica proposed since it started, in {@link #entriesProposed()} entries. */
+    public long changesProposed() {
+        return proposals.changes();
     }
 
     /**
@@ -352,7 +389,7 @@ public final class ReplicaGroup implements Closeable {
          */
         private void proposeLead() {
             StoreStateMachine.Proposal proposal = machine.propose(new ReplicaCommand.Lead(), System.currentTimeMillis(), null);
-            submit(proposal).whenComplete((reply, failure) -> {
+            submit(proposal.ticket(), proposal.entry()).whenComplete((reply, failure) -> {
                 if (failure == null && reply.isSuccess()) {
                     return;
                 }

@@ -118,8 +118,8 @@ final class StoreStateMachine extends BaseStateMachine {
     }
 
     /** A proposal that failed: nobody waits for its ticket any more. */
-    void withdraw(long ticket) {
-        pending.remove(ticket);
+    Pending withdraw(long ticket) {
+        return pending.remove(ticket);
     }
 
     /** Requests waiting for entries this replica proposed. */
@@ -148,7 +148,15 @@ final class StoreStateMachine extends BaseStateMachine {
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();
         ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
-        ReplicaCommand.Entry e = ReplicaCommand.decode(data, codec);
+        for (ReplicaCommand.Entry e : ReplicaCommand.decodeAll(data, codec)) {
+            applyOne(e, entry);
+        }
+        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    /** Applies one change of the log entry {@code entry} and hands its outcome to the request waiting here, if any. */
+    private void applyOne(ReplicaCommand.Entry e, LogEntryProto entry) {
         Pending waiting = e.origin() == origin ? pending.remove(e.ticket()) : null;
         Object outcome;
         try {
@@ -159,7 +167,6 @@ final class StoreStateMachine extends BaseStateMachine {
             log.error("log entry {} ({}) failed to apply", entry.getIndex(), e.command().getClass().getSimpleName(), ex);
             outcome = new StoreException(Status.INTERNAL, e.command().getClass().getSimpleName() + " failed: " + ex);
         }
-        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         if (waiting != null) {
             if (outcome instanceof StoreException refused) {
                 waiting.outcome.completeExceptionally(refused);
@@ -167,7 +174,6 @@ final class StoreStateMachine extends BaseStateMachine {
                 waiting.outcome.complete(outcome);
             }
         }
-        return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
     private Object apply(ReplicaCommand.Entry e, Pending waiting, long term) {

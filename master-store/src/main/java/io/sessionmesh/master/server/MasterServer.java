@@ -169,6 +169,8 @@ public final class MasterServer implements AutoCloseable {
         if (group != null) {
             stats.put("replica_leads", group.leads() ? 1L : 0L);
             stats.put("replica_pending_proposals", (long) group.pendingProposals());
+            stats.put("replica_changes_proposed", group.changesProposed());
+            stats.put("replica_entries_proposed", group.entriesProposed());
         }
         return stats;
     }

@@ -59,7 +59,7 @@ class ReplicaCommandTest {
     void anEntryThisBuildCannotReadIsRefusedNotSkipped() {
         byte[] bytes = ReplicaCommand.encode(new ReplicaCommand.Delete("s"), 1L, 2L, 3L, codec);
         byte[] newer = bytes.clone();
-        newer[0] = 2;
+        newer[0] = 3;
         MalformedMessageException format = assertThrows(MalformedMessageException.class,
                 () -> ReplicaCommand.decode(ByteBuffer.wrap(newer), codec));
         assertEquals(Status.UNSUPPORTED_VERSION, format.status());
@@ -76,5 +76,37 @@ class ReplicaCommandTest {
     void tooManyIdsForOneEntryAreRefusedWhenMade() {
         List<String> ids = java.util.Collections.nCopies(ReplicaCommand.MAX_IDS + 1, "x");
         assertThrows(IllegalArgumentException.class, () -> new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, ids));
+    }
+
+    @Test
+    void aBatchHoldsItsEntriesInOrderAndOneEntryIsNoBatch() {
+        byte[] delete = ReplicaCommand.encode(new ReplicaCommand.Delete("s1"), 1L, 2L, 3L, codec);
+        byte[] create = ReplicaCommand.encode(new ReplicaCommand.Create("s2", 0), 4L, 2L, 5L, codec);
+        assertArrayEquals(delete, ReplicaCommand.batch(List.of(delete)));
+        byte[] batch = ReplicaCommand.batch(List.of(delete, create));
+        assertEquals(ReplicaCommand.BATCH_FORMAT, batch[0]);
+        assertEquals(ReplicaCommand.BATCH_HEADER_BYTES + 4 + delete.length + 4 + create.length, batch.length);
+        List<ReplicaCommand.Entry> entries = ReplicaCommand.decodeAll(ByteBuffer.wrap(batch), codec);
+        assertEquals(List.of(new ReplicaCommand.Entry(new ReplicaCommand.Delete("s1"), 1L, 2L, 3L),
+                new ReplicaCommand.Entry(new ReplicaCommand.Create("s2", 0), 4L, 2L, 5L)), entries);
+        assertEquals(List.of(new ReplicaCommand.Entry(new ReplicaCommand.Delete("s1"), 1L, 2L, 3L)),
+                ReplicaCommand.decodeAll(ByteBuffer.wrap(delete), codec));
+        assertThrows(IllegalArgumentException.class, () -> ReplicaCommand.batch(List.of()));
+    }
+
+    @Test
+    void aBatchCutShortOrWithBytesAfterItIsRefused() {
+        byte[] delete = ReplicaCommand.encode(new ReplicaCommand.Delete("s1"), 1L, 2L, 3L, codec);
+        byte[] batch = ReplicaCommand.batch(List.of(delete, delete));
+        byte[] cut = Arrays.copyOf(batch, batch.length - 1);
+        assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decodeAll(ByteBuffer.wrap(cut), codec)).status());
+        byte[] longer = Arrays.copyOf(batch, batch.length + 1);
+        assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decodeAll(ByteBuffer.wrap(longer), codec)).status());
+        byte[] tooShortEntry = batch.clone();
+        tooShortEntry[ReplicaCommand.BATCH_HEADER_BYTES + 3] = 2; // the first entry's length: 2 bytes
+        assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decodeAll(ByteBuffer.wrap(tooShortEntry), codec)).status());
     }
 }
