@@ -157,6 +157,27 @@ final class GroupCluster implements AutoCloseable {
         for (int s = 0; s < sidecars.size(); s++) {
             Files.write(to.resolve("sidecar-" + s + ".log"), List.copyOf(sidecars.get(s).output));
         }
+        for (int i = 0; i < REPLICAS; i++) {
+            if (masters[i] != null && masters[i].process.isAlive()) {
+                threadDump(masters[i].process.pid(), to.resolve("master-" + i + "-threads.txt"));
+            }
+        }
+    }
+
+    /** The JDK's jstack of a live process into {@code file}: where a replica's threads wait, when a run fails. */
+    private static void threadDump(long pid, Path file) {
+        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+        try {
+            Process p = new ProcessBuilder(jstack.toString(), String.valueOf(pid)).redirectErrorStream(true)
+                    .redirectOutput(file.toFile()).start();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (IOException e) {
+            // no jstack in this runtime: the logs are all there is
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static int freePort() throws IOException {

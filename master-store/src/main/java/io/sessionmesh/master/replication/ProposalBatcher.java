@@ -35,19 +35,22 @@ final class ProposalBatcher<T> {
     private final Function<List<Queued<T>>, CompletableFuture<?>> submit;
     /** Told of each change of an entry that Ratis did not confirm (its failure), so its caller can be answered. */
     private final BiConsumer<Queued<T>, Throwable> failed;
+    /** Where the next batch is proposed when an entry completes: not on the thread that completes it (Ratis's). */
+    private final java.util.concurrent.Executor followingSends;
     private final ArrayDeque<Queued<T>> queue = new ArrayDeque<>();
     private int inFlight;
     private long entries;
     private long changes;
 
     ProposalBatcher(int maxInFlight, Function<List<Queued<T>>, CompletableFuture<?>> submit,
-                    BiConsumer<Queued<T>, Throwable> failed) {
+                    BiConsumer<Queued<T>, Throwable> failed, java.util.concurrent.Executor followingSends) {
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlight " + maxInFlight);
         }
         this.maxInFlight = maxInFlight;
         this.submit = submit;
         this.failed = failed;
+        this.followingSends = followingSends;
     }
 
     /**
@@ -91,7 +94,7 @@ final class ProposalBatcher<T> {
             }
             List<Queued<T>> next = takeNext();
             if (next != null) {
-                send(next);
+                followingSends.execute(() -> send(next));
             }
         });
     }

@@ -11,13 +11,16 @@ import java.util.function.Supplier;
  */
 final class ReadBarrier {
     private final Supplier<CompletableFuture<Void>> readIndex;
+    /** Where the next read index is asked for when the previous one completes (not on the thread completing it). */
+    private final java.util.concurrent.Executor followingRuns;
     /** The barrier in flight, or null. */
     private CompletableFuture<Void> inFlight;
     /** The barrier that reads arriving now wait for: starts when {@link #inFlight} completes. */
     private CompletableFuture<Void> next;
 
-    ReadBarrier(Supplier<CompletableFuture<Void>> readIndex) {
+    ReadBarrier(Supplier<CompletableFuture<Void>> readIndex, java.util.concurrent.Executor following) {
         this.readIndex = readIndex;
+        this.followingRuns = following;
     }
 
     /** Completes when a read index asked for after this call has completed (exceptionally if it failed). */
@@ -57,7 +60,7 @@ final class ReadBarrier {
                 barrier.complete(null);
             }
             if (following != null) {
-                run(following);
+                followingRuns.execute(() -> run(following));
             }
         });
     }

@@ -71,10 +71,15 @@ public final class ReplicaGroup implements Closeable {
     private volatile long writesOpenNanos;
     private volatile RaftPeerId leader;
     private volatile boolean closed;
-    /** Proposes LEAD again after a failed attempt. */
-    private final java.util.concurrent.ScheduledExecutorService retries = java.util.concurrent.Executors
+    /**
+     * Calls into Ratis that would otherwise run on one of Ratis's own threads: the next batch or read barrier, started
+     * when the previous one completes (on the thread that applies the log, which may hold Ratis's read-index queue),
+     * LEAD when Ratis says this replica leads, and LEAD's retries. A call into Ratis from its own apply thread can
+     * wait for that very thread (a deadlock seen in the consistency run with master faults), so none is made there.
+     */
+    private final java.util.concurrent.ScheduledExecutorService submitter = java.util.concurrent.Executors
             .newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "replica-lead-retry");
+                Thread t = new Thread(r, "replica-submit");
                 t.setDaemon(true);
                 return t;
             });
@@ -90,8 +95,9 @@ public final class ReplicaGroup implements Closeable {
         this.self = RaftPeerId.valueOf(config.self().id());
         this.machine = machine;
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        this.reads = new ReadBarrier(this::readIndex);
-        this.proposals = new ProposalBatcher<>(ProposalBatcher.DEFAULT_MAX_IN_FLIGHT, this::submitBatch, this::unconfirmed);
+        this.reads = new ReadBarrier(this::readIndex, this::offRatisThreads);
+        this.proposals = new ProposalBatcher<>(ProposalBatcher.DEFAULT_MAX_IN_FLIGHT, this::submitBatch, this::unconfirmed,
+                this::offRatisThreads);
     }
 
     /**
@@ -278,10 +284,33 @@ public final class ReplicaGroup implements Closeable {
                 .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)))
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
+        return submitRequest(request);
+    }
+
+    /**
+     * Hands {@code request} to this group's Ratis division on the calling thread. {@link RaftServer}'s own
+     * {@code submitClientRequestAsync} passes it to Ratis's client executor and blocks the caller until that thread has
+     * taken it (a hand-off and a blocked Netty loop per request); the division itself takes it at once. Never call
+     * this on a Ratis thread ({@link #submitter}).
+     */
+    private CompletableFuture<RaftClientReply> submitRequest(RaftClientRequest request) {
         try {
+            RaftServer.Division division = server.getDivision(group.getGroupId());
+            if (division instanceof org.apache.ratis.protocol.RaftClientAsynchronousProtocol direct) {
+                return direct.submitClientRequestAsync(request);
+            }
             return server.submitClientRequestAsync(request);
         } catch (IOException | RuntimeException e) { // RejectedExecutionException once the server is closing
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Runs {@code task} on {@link #submitter}; dropped once this replica is closed. */
+    private void offRatisThreads(Runnable task) {
+        try {
+            submitter.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed: nothing more is proposed
         }
     }
 
@@ -316,16 +345,12 @@ public final class ReplicaGroup implements Closeable {
                 .setClientId(clientId).setServerId(self).setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet())
                 .setMessage(Message.EMPTY).setType(RaftClientRequest.readRequestType())
                 .build();
-        try {
-            return server.submitClientRequestAsync(request).thenApply(reply -> {
-                if (!reply.isSuccess()) {
-                    throw notLeader();
-                }
-                return null;
-            });
-        } catch (IOException | RuntimeException e) { // RejectedExecutionException once the server is closing
-            return CompletableFuture.failedFuture(notLeader());
-        }
+        return submitRequest(request).handle((reply, failure) -> {
+            if (failure != null || !reply.isSuccess()) {
+                throw notLeader();
+            }
+            return null;
+        });
     }
 
     /** Whether Ratis counts this replica its group's leader (whether or not it has applied its LEAD yet). */
@@ -346,7 +371,7 @@ public final class ReplicaGroup implements Closeable {
     @Override
     public void close() throws IOException {
         closed = true;
-        retries.shutdownNow();
+        submitter.shutdownNow();
         // Ratis's close can wait a long time for appenders talking to replicas that are down; the log is on disk, so
         // a replica that does not finish closing in CLOSE_WAIT loses nothing by being left to the process's exit.
         Thread closer = new Thread(() -> {
@@ -380,7 +405,7 @@ public final class ReplicaGroup implements Closeable {
         @Override
         public void leaderReady() {
             log.info("replica {} of group {} is elected; proposing LEAD", self, config.name());
-            proposeLead();
+            offRatisThreads(this::proposeLead);
         }
 
         /**
@@ -398,7 +423,11 @@ public final class ReplicaGroup implements Closeable {
                 }
                 log.warn("replica {}: LEAD was not committed ({}); proposing it again", self,
                         failure != null ? failure.toString() : reply.getException());
-                retries.schedule(this::proposeLead, LEAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                try {
+                    submitter.schedule(this::proposeLead, LEAD_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // closed
+                }
             });
         }
 

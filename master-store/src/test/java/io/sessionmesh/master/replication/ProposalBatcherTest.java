@@ -26,7 +26,7 @@ class ProposalBatcherTest {
             CompletableFuture<Void> answer = new CompletableFuture<>();
             answers.add(answer);
             return answer;
-        }, (change, failure) -> failed.add(change.owner()));
+        }, (change, failure) -> failed.add(change.owner()), Runnable::run);
     }
 
     private static ProposalBatcher.Queued<String> change(String name, int bytes) {
@@ -105,5 +105,23 @@ class ProposalBatcherTest {
         answers.get(1).complete(null);
         assertEquals(ProposalBatcher.MAX_QUEUED - ReplicaCommand.MAX_BATCH_ENTRIES, proposed.get(2).size());
         assertFalse(proposed.get(2).contains("one too many"));
+    }
+
+    @Test
+    void theNextBatchIsProposedOnTheGivenExecutorNotOnTheThreadThatCompletedTheEntry() {
+        List<Runnable> handedOff = new ArrayList<>();
+        ProposalBatcher<String> batcher = new ProposalBatcher<>(1, batch -> {
+            proposed.add(batch.stream().map(ProposalBatcher.Queued::owner).toList());
+            CompletableFuture<Void> answer = new CompletableFuture<>();
+            answers.add(answer);
+            return answer;
+        }, (change, failure) -> failed.add(change.owner()), handedOff::add);
+        batcher.add(change("a", 10));
+        batcher.add(change("b", 10));
+        answers.get(0).complete(null); // as Ratis's apply thread would
+        assertEquals(1, proposed.size(), "nothing proposed on the completing thread");
+        assertEquals(1, handedOff.size());
+        handedOff.get(0).run();
+        assertEquals(List.of("b"), proposed.get(1));
     }
 }
