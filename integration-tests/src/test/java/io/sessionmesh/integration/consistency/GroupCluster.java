@@ -111,6 +111,12 @@ final class GroupCluster implements AutoCloseable {
         }
     }
 
+    /** A number from a replica's STATS, or -1 when it does not answer or has no such figure. */
+    long statOf(int replica, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":(-?\\d+)").matcher(stats(replica));
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
     int masterPort(int replica) {
         return ports[replica][0];
     }

@@ -2,6 +2,8 @@ package io.sessionmesh.integration.consistency;
 
 import io.sessionmesh.integration.consistency.HistoryChecker.Verdict;
 
+import io.sessionmesh.testing.Await;
+
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -59,6 +61,7 @@ class MasterFaultsIT {
         AtomicBoolean stop = new AtomicBoolean();
         List<String> phases = new ArrayList<>();
         Histogram failoverMillis = new Histogram(600_000, 3);
+        Histogram catchUpMillis = new Histogram(600_000, 3);
         List<Long> faultTimes = new ArrayList<>();
         long started = System.nanoTime();
 
@@ -70,7 +73,7 @@ class MasterFaultsIT {
             int cycles = 0;
             try {
                 while (cycles == 0 || history.size() < target) {
-                    faultCycle(cluster, phases, tally, faultTimes);
+                    faultCycle(cluster, phases, tally, faultTimes, catchUpMillis);
                     cycles++;
                 }
             } catch (Throwable t) {
@@ -93,6 +96,7 @@ class MasterFaultsIT {
                 assertTrue(first > 0, "no write was acknowledged after the fault at t=" + fault);
                 failoverMillis.recordValue((first - fault) / 1_000_000);
             }
+            assertEquals(cycles, catchUpMillis.getTotalCount(), "a restarted follower's catch-up per cycle");
             for (int s = 0; s < SIDECARS; s++) {
                 cluster.awaitLease(s);
             }
@@ -115,8 +119,10 @@ class MasterFaultsIT {
             String report = ConsistencyIT.report(target, lease, cycles, runNanos, verdict, tally, master, sidecars, phases);
             report = report.substring(0, report.lastIndexOf('}')).stripTrailing()
                     + String.format(",\n  \"failovers\": %d,\n  \"failover_ms\": {\"p50\": %d, \"max\": %d},"
+                            + "\n  \"follower_catch_up_ms\": {\"restarts\": %d, \"p50\": %d, \"max\": %d},"
                             + "\n  \"sidecar_leader_changes\": %d\n}\n", failoverMillis.getTotalCount(),
-                    failoverMillis.getValueAtPercentile(50), failoverMillis.getMaxValue(), leaderChanges);
+                    failoverMillis.getValueAtPercentile(50), failoverMillis.getMaxValue(), catchUpMillis.getTotalCount(),
+                    catchUpMillis.getValueAtPercentile(50), catchUpMillis.getMaxValue(), leaderChanges);
             Files.writeString(reportDir.resolve("master-faults-report-" + target + ".json"), report);
             System.out.println(report);
             cluster.saveOutputs(reportDir.resolve("master-faults-logs-" + target));
@@ -134,8 +140,8 @@ class MasterFaultsIT {
     }
 
     /** One round of faults, each followed by steady traffic; records when each leader fault began. */
-    static void faultCycle(GroupCluster cluster, List<String> phases, HotSessionClient.Tally tally, List<Long> faultTimes)
-            throws Exception {
+    static void faultCycle(GroupCluster cluster, List<String> phases, HotSessionClient.Tally tally, List<Long> faultTimes,
+                           Histogram catchUpMillis) throws Exception {
         long leaseMs = cluster.lease.toMillis();
         ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
         ConsistencyIT.phase(phases, tally, "SIGKILL the leader, restart it", () -> {
@@ -150,7 +156,12 @@ class MasterFaultsIT {
             int follower = (cluster.leader() + 1) % GroupCluster.REPLICAS;
             cluster.kill(follower);
             Thread.sleep(1_000);
+            long restarted = System.nanoTime();
+            long target = cluster.statOf(cluster.leader(), "replica_commit_index");
             cluster.restart(follower);
+            Await.until("the restarted replica applies the leader's commit index " + target, Duration.ofSeconds(60),
+                    () -> cluster.statOf(follower, "replica_applied_index") >= target);
+            catchUpMillis.recordValue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted));
         });
         ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
         ConsistencyIT.phase(phases, tally, "SIGSTOP the leader for 2.5 leases, then SIGCONT", () -> {

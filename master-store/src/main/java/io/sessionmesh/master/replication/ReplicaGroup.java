@@ -85,6 +85,12 @@ public final class ReplicaGroup implements Closeable {
             });
     /** Longest wait for Ratis to close. */
     static final long CLOSE_WAIT_MILLIS = 5_000;
+    /** Size of one file of the Raft log (a larger entry gets a file of its own). */
+    static final String LOG_SEGMENT_BYTES = "8MB";
+    /** Log files whose entries Ratis keeps in memory, at most. */
+    static final int LOG_SEGMENTS_CACHED = 2;
+    /** Bytes of log entries Ratis keeps in memory, at most (closed segments are dropped past it). */
+    static final String LOG_CACHE_BYTES = "32MB";
     /** Pause before proposing LEAD again. */
     static final long LEAD_RETRY_MILLIS = 200;
 
@@ -167,7 +173,12 @@ public final class ReplicaGroup implements Closeable {
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(config.electionTimeoutMillis(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2L * config.electionTimeoutMillis(), TimeUnit.MILLISECONDS));
         // The log: segmented files, each entry on disk (fsync) before it counts toward a majority, unless told not to.
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("64MB"));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(LOG_SEGMENT_BYTES));
+        // Ratis keeps recent log segments in memory (by default up to 6 of them and 200 MB): on top of the store's own
+        // copy that doubled the heap of a replica (benchmarks/RESULTS.md 9.3). The followers' appends and a restarted
+        // replica's catch-up read older entries from the files.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, LOG_SEGMENTS_CACHED);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(LOG_CACHE_BYTES));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.syncLog());
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         // No commit-index entry after each commit (Ratis's "log metadata"): it doubles the entries and the disk forces
@@ -360,6 +371,21 @@ public final class ReplicaGroup implements Closeable {
             return info.isAlive() && info.isLeader();
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** The index of the last log entry this replica has applied (-1 before any). */
+    public long appliedIndex() {
+        var last = machine.getLastAppliedTermIndex();
+        return last == null ? -1 : last.getIndex();
+    }
+
+    /** The group's commit index as this replica knows it (-1 when it cannot tell). */
+    public long commitIndex() {
+        try {
+            return server.getDivision(group.getGroupId()).getRaftLog().getLastCommittedIndex();
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

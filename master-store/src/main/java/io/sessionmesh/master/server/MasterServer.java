@@ -171,6 +171,8 @@ public final class MasterServer implements AutoCloseable {
             stats.put("replica_pending_proposals", (long) group.pendingProposals());
             stats.put("replica_changes_proposed", group.changesProposed());
             stats.put("replica_entries_proposed", group.entriesProposed());
+            stats.put("replica_applied_index", group.appliedIndex());
+            stats.put("replica_commit_index", group.commitIndex());
         }
         return stats;
     }
