@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Brings docker-compose.yml up, checks that a request passes from host a's service through its sidecar to the
-# master and out through host b's sidecar and service, and brings it down again (also on failure).
+# master group and out through host b's sidecar and service, that killing the group's leader loses no session, and
+# brings it down again (also on failure).
 #
 #   docker/compose-check.sh        needs the jars (mvn package) and, with no registry, BASE_IMAGE set to a local
 #                                  image (docker/build-base-image.sh; .ci/run does both)
@@ -28,7 +29,7 @@ compose up -d --build >/tmp/sessionmesh-compose-up.log 2>&1 || { cat /tmp/sessio
 states=""
 for i in $(seq 1 90); do
   ids=$(compose ps -a -q)
-  [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 5 ] || fail "expected 5 containers, found: $ids"
+  [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 7 ] || fail "expected 7 containers, found: $ids"
   states=$(printf '%s\n' "$ids" | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}') \
     || fail "docker inspect"
   if grep -qE ' (unhealthy|exited|dead)$' <<<"$states"; then fail "a container failed: $states"; fi
@@ -36,7 +37,7 @@ for i in $(seq 1 90); do
   sleep 2
 done
 grep -qv ' healthy$' <<<"$states" && fail "not healthy after 3 minutes: $states"
-log "all five containers healthy"
+log "all seven containers healthy"
 
 login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
 id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
@@ -56,4 +57,25 @@ curl -sf -X PUT -H "X-Session-Id: $id" -H 'Content-Type: application/json' -d '{
 cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) || fail "cards on host a"
 grep -q '"EUR":2500' <<<"$cards" || fail "host a still shows the old limits after host b's write: $cards"
 log "host b wrote a section host a had cached; host a's next read shows the write (the master invalidated it): ok"
+
+# The group's leader dies (SIGKILL): the session lives on in the other two replicas, and a write after the failover
+# is seen on both hosts.
+health=$(curl -sf http://127.0.0.1:7511/admin/health) || fail "admin health of host b"
+leader=$(printf '%s' "$health" | sed -n 's/.*"leader":"\(master-[123]\):7400".*/\1/p')
+[ -n "$leader" ] || fail "host b's sidecar names no leader of the group: $health"
+compose kill "$leader" >/dev/null 2>&1 || fail "kill $leader"
+log "killed the group's leader, $leader"
+written=""
+for i in $(seq 1 30); do
+  if curl -sf -X PUT -H "X-Session-Id: $id" -H 'Content-Type: application/json' -d '{"currency": "EUR", "amount": 3100}'       http://127.0.0.1:8081/cards/limit >/dev/null 2>&1; then written=yes; break; fi
+  sleep 1
+done
+[ -n "$written" ] || fail "no write on host b within 30 s of killing $leader"
+cards=""
+for i in $(seq 1 15); do
+  cards=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8080/cards) && grep -q '"EUR":3100' <<<"$cards" && break
+  sleep 1
+done
+grep -q '"EUR":3100' <<<"$cards" || fail "host a does not show host b's write after the failover: $cards"
+log "after $leader's death the session was still there, host b wrote it and host a read the write: ok"
 log "down"

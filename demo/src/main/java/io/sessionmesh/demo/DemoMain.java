@@ -45,7 +45,8 @@ public final class DemoMain {
         if (stale > 0) {
             say("stopped the stack an earlier demo left running (" + stale + " processes)");
         }
-        say("starting a master, a sidecar and the example service (logs in " + o.state() + ")");
+        say("starting " + (o.replicas() == 1 ? "a master" : "a master group of " + o.replicas() + " replicas")
+                + ", a sidecar and the example service (logs in " + o.state() + ")");
         DemoStack stack;
         try {
             stack = DemoStack.start(o);
@@ -56,7 +57,8 @@ public final class DemoMain {
         }
         boolean ok = false;
         try {
-            say("master on 127.0.0.1:" + stack.masterPort + ", sidecar on 127.0.0.1:" + stack.sidecarPort
+            say((stack.masters.size() == 1 ? "master on " : "master replicas on ") + String.join(", ", stack.masters)
+                    + ", sidecar on 127.0.0.1:" + stack.sidecarPort
                     + ", example service on 127.0.0.1:" + stack.servicePort);
             ok = run(o, stack);
         } finally {
@@ -131,8 +133,9 @@ public final class DemoMain {
         System.out.println("      curl -s -H \"X-Session-Id: $id\" http://127.0.0.1:" + s.servicePort + "/deposits/offer");
         System.out.println("  sidecar REST     http://127.0.0.1:" + s.sidecarPort + "/v1/sessions/$id?sections=clientInfo,cards");
         System.out.println("  sidecar admin    http://127.0.0.1:" + s.sidecarAdminPort + "/admin/stats");
-        System.out.println("  master           127.0.0.1:" + s.masterPort + " (binary protocol, PROTOCOL.md)");
-        System.out.println("  logs             " + o.state() + "/{master,sidecar,service}.log");
+        System.out.println("  master           " + String.join(", ", s.masters) + " (binary protocol, PROTOCOL.md)");
+        System.out.println("  logs             " + o.state() + "/{" + (s.masters.size() == 1 ? "master" : "master-N")
+                + ",sidecar,service}.log");
         System.out.println("Stop it with: ./demo.sh stop");
     }
 

@@ -17,14 +17,18 @@ import java.time.Duration;
  *   <tr><td>--users</td><td>{@value #DEFAULT_USERS}</td><td>concurrent end users, each sending its next request when
  *       the last one is answered</td></tr>
  *   <tr><td>--stop</td><td>off</td><td>stop the stack after the summary (by default it keeps running)</td></tr>
+ *   <tr><td>--replicas</td><td>1</td><td>1: one master; 3 or 5: a master group of that many replicas (README "Master
+ *       groups"), on master-port and the ports after it</td></tr>
  *   <tr><td>--master-port, --sidecar-port, --sidecar-admin-port, --service-port</td><td>7400, 7500, 7501, 8080</td>
  *       <td>where the stack listens</td></tr>
  *   <tr><td>--jars</td><td>.</td><td>the project directory the three jars are built in</td></tr>
  *   <tr><td>--state</td><td>target/demo</td><td>logs and the process ids of the running stack</td></tr>
  * </table>
  */
-record DemoOptions(Duration duration, Duration warmup, int sessions, int users, boolean stopAtEnd, int masterPort,
-                   int sidecarPort, int sidecarAdminPort, int servicePort, Path jars, Path state) {
+record DemoOptions(Duration duration, Duration warmup, int sessions, int users, boolean stopAtEnd, int replicas,
+                   int masterPort, int sidecarPort, int sidecarAdminPort, int servicePort, Path jars, Path state) {
+    /** Replica counts a demo group may have: one master, or a group that survives one or two losses. */
+    static final java.util.List<String> REPLICA_COUNTS = java.util.List.of("1", "3", "5");
     static final int DEFAULT_SESSIONS = 550;
     static final int DEFAULT_USERS = 4;
     /** More sessions than this would take minutes to log in at the start. */
@@ -40,6 +44,7 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
                 s.integer("sessions", DEFAULT_SESSIONS, 1, MAX_SESSIONS),
                 s.integer("users", DEFAULT_USERS, 1, MAX_USERS),
                 s.bool("stop", false),
+                Integer.parseInt(s.choice("replicas", "1", REPLICA_COUNTS)),
                 s.port("master-port", 7400),
                 s.port("sidecar-port", 7500),
                 s.port("sidecar-admin-port", 7501),
@@ -67,6 +72,8 @@ record DemoOptions(Duration duration, Duration warmup, int sessions, int users, 
                   --sessions 550          active sessions (the workload's 550,000 at 1/1000)
                   --users 4               concurrent end users (closed loop)
                   --stop                  stop the stack after the summary (default: leave it running)
+                  --replicas 1            1: one master; 3 or 5: a master group of replicas (Raft), which survives
+                                          the loss of any one (two) of them
                   --master-port 7400 --sidecar-port 7500 --sidecar-admin-port 7501 --service-port 8080  (0: any free port)
                   --jars .                the project directory holding the built jars
                   --state target/demo     logs and process ids of the running stack

@@ -18,7 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The demo's stack: a master, a sidecar and the example service, each a process started from its jar, detached
+ * The demo's stack: a master (or a master group's replicas), a sidecar and the example service, each a process
+ * started from its jar, detached
  * from the demo (its output goes to a log file in the state directory, so it keeps running after the demo exits).
  * The process ids go to {@value #PIDS}, which {@link #stopRunning} reads to stop a stack left running.
  */
@@ -33,51 +34,129 @@ final class DemoStack {
     /** The example service is Spring Boot's: it announces its port in its log, not in a ready file. */
     private static final Pattern SERVICE = Pattern.compile("Tomcat started on port (\\d+)");
 
-    final int masterPort;
+    /** The master's address, or each replica's of the group ({@code 127.0.0.1:port}). */
+    final List<String> masters;
     final int sidecarPort;
     final int sidecarAdminPort;
     final int servicePort;
     private final List<Process> processes;
     private final Path state;
 
-    private DemoStack(Path state, List<Process> processes, int masterPort, int sidecarPort, int sidecarAdminPort,
+    private DemoStack(Path state, List<Process> processes, List<String> masters, int sidecarPort, int sidecarAdminPort,
                       int servicePort) {
         this.state = state;
         this.processes = processes;
-        this.masterPort = masterPort;
+        this.masters = List.copyOf(masters);
         this.sidecarPort = sidecarPort;
         this.sidecarAdminPort = sidecarAdminPort;
         this.servicePort = servicePort;
     }
 
-    /** Starts the three processes in order, each once the one before listens. */
+    /**
+     * Starts the processes in order, each once the one before listens: the master (or each replica of the group, and
+     * then waits until the sidecar holds a lease with its leader), the sidecar, the example service.
+     */
     static DemoStack start(DemoOptions o) throws IOException, InterruptedException {
         Path master = jar(o.jars(), "master-store/target/sessionmesh-master.jar");
         Path sidecar = jar(o.jars(), "slave-sidecar/target/sessionmesh-sidecar.jar");
         Path service = jar(o.jars(), "example-service/target/sessionmesh-example-service-exec.jar");
-        for (int port : new int[] {o.masterPort(), o.sidecarPort(), o.sidecarAdminPort(), o.servicePort()}) {
+        int[] dataPorts = new int[o.replicas()];
+        int[] raftPorts = new int[o.replicas()];
+        for (int i = 0; i < o.replicas(); i++) {
+            dataPorts[i] = o.replicas() == 1 || o.masterPort() == 0 ? (i == 0 ? o.masterPort() : freePort()) : o.masterPort() + i;
+            raftPorts[i] = o.replicas() == 1 ? 0 : freePort();
+        }
+        if (o.replicas() > 1 && o.masterPort() == 0) {
+            dataPorts[0] = freePort();
+        }
+        for (int port : dataPorts) {
+            checkFree(port);
+        }
+        for (int port : new int[] {o.sidecarPort(), o.sidecarAdminPort(), o.servicePort()}) {
             checkFree(port);
         }
         Files.createDirectories(o.state());
         List<Process> started = new ArrayList<>();
         try {
-            Process m = launch(o.state(), "master", started, "-jar", master.toString(), "--port", String.valueOf(o.masterPort()),
-                    "--ready-file", readyFile(o.state(), "master").toString());
-            int masterPort = awaitReady(m, o.state(), "master").port("master");
-            Process s = launch(o.state(), "sidecar", started, "-jar", sidecar.toString(), "--masters", "127.0.0.1:" + masterPort,
+            List<String> masters = new ArrayList<>();
+            if (o.replicas() == 1) {
+                Process m = launch(o.state(), "master", started, "-jar", master.toString(), "--port", String.valueOf(dataPorts[0]),
+                        "--ready-file", readyFile(o.state(), "master").toString());
+                masters.add("127.0.0.1:" + awaitReady(m, o.state(), "master").port("master"));
+            } else {
+                List<String> spec = new ArrayList<>();
+                for (int i = 0; i < o.replicas(); i++) {
+                    spec.add("m" + (i + 1) + "=127.0.0.1:" + dataPorts[i] + "/" + raftPorts[i]);
+                }
+                Path raft = o.state().resolve("raft");
+                deleteTree(raft); // each demo starts a new group: an old log names other ports
+                List<Process> replicas = new ArrayList<>();
+                for (int i = 0; i < o.replicas(); i++) {
+                    String name = "master-" + (i + 1);
+                    replicas.add(launch(o.state(), name, started, "-jar", master.toString(), "--port", String.valueOf(dataPorts[i]),
+                            "--replicas", String.join(",", spec), "--replica-id", "m" + (i + 1),
+                            "--raft-dir", raft.resolve("m" + (i + 1)).toString(), "--ready-file", readyFile(o.state(), name).toString()));
+                }
+                for (int i = 0; i < o.replicas(); i++) {
+                    masters.add("127.0.0.1:" + awaitReady(replicas.get(i), o.state(), "master-" + (i + 1)).port("master"));
+                }
+            }
+            Process s = launch(o.state(), "sidecar", started, "-jar", sidecar.toString(), "--masters", String.join("|", masters),
                     "--port", String.valueOf(o.sidecarPort()), "--admin-port", String.valueOf(o.sidecarAdminPort()),
                     "--ready-file", readyFile(o.state(), "sidecar").toString());
             ReadyFile sidecarReady = awaitReady(s, o.state(), "sidecar");
             int sidecarPort = sidecarReady.port("api");
             int adminPort = sidecarReady.port("admin");
+            if (o.replicas() > 1) {
+                awaitLease(s, adminPort);
+            }
             Process e = launch(o.state(), "service", started, "-jar", service.toString(), "--server.port=" + o.servicePort(), "--server.address=127.0.0.1",
                     "--sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecarPort);
             int servicePort = await(e, o.state(), "service", SERVICE);
-            return new DemoStack(o.state(), started, masterPort, sidecarPort, adminPort, servicePort);
+            return new DemoStack(o.state(), started, masters, sidecarPort, adminPort, servicePort);
         } catch (IOException | InterruptedException | RuntimeException ex) {
             started.forEach(DemoStack::stop);
             Files.deleteIfExists(o.state().resolve(PIDS));
             throw ex;
+        }
+    }
+
+    /** Waits until the sidecar's admin health shows a valid lease: the group has elected a leader and it serves. */
+    private static void awaitLease(Process sidecar, int adminPort) throws IOException, InterruptedException {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest health = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + adminPort + "/admin/health")).timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        String last = "";
+        while (System.nanoTime() < deadline && sidecar.isAlive()) {
+            try {
+                last = http.send(health, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                if (last.contains("\"valid\":true")) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the sidecar holds no lease with a leader of the master group after "
+                + START_TIMEOUT_SECONDS + " s (is a majority of the replicas up? see the master-N logs): " + last);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 
@@ -163,7 +242,7 @@ final class DemoStack {
         return String.join("\n", List.of(all).subList(Math.max(0, all.length - lines), all.length));
     }
 
-    /** Stops the three processes (SIGTERM, then SIGKILL after 10 s) and forgets them. */
+    /** Stops the processes (SIGTERM, then SIGKILL after 10 s) and forgets them. */
     void stop() {
         for (int i = processes.size() - 1; i >= 0; i--) {
             stop(processes.get(i));

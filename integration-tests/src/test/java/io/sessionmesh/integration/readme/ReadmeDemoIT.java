@@ -56,7 +56,19 @@ class ReadmeDemoIT {
         Path clone = dir.resolve("sessionmesh");
         copyTrackedFiles(clone);
         assertFalse(Files.exists(clone.resolve("demo/target")), "the copy holds build output");
-        String command = readmeCommands().get(0) + SHORT_RUN;
+        String text = runDemo(clone, readmeCommands().get(0) + SHORT_RUN);
+        assertSummary(clone, text);
+
+        // The same demo with a master group of three replicas, on the jars the first run built.
+        String group = runDemo(clone, "./demo.sh --replicas 3" + SHORT_RUN);
+        assertSummary(clone, group);
+        assertTrue(group.contains("starting a master group of 3 replicas"), group);
+        assertTrue(Pattern.compile("master replicas on 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+")
+                .matcher(group).find(), group);
+    }
+
+    /** Runs {@code command} in the copy, with a time limit; kills whatever it left behind; answers its output. */
+    private static String runDemo(Path clone, String command) throws Exception {
         Process p = new ProcessBuilder("bash", "-c", command).directory(clone.toFile()).redirectErrorStream(true).start();
         List<String> out = java.util.Collections.synchronizedList(new ArrayList<>());
         Thread reader = new Thread(() -> {
@@ -82,6 +94,11 @@ class ReadmeDemoIT {
         assertTrue(exited, "the demo did not exit in " + DEMO_TIMEOUT_MINUTES + " minutes:\n" + String.join("\n", out));
         String text = String.join("\n", out);
         assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+
+    /** The summary a short run prints: requests without errors, the cache serving, the stack stopped. */
+    private static void assertSummary(Path clone, String text) {
         assertTrue(text.contains("SessionMesh demo summary"), text);
         Matcher requests = Pattern.compile("end-user requests +([0-9,]+) \\(.*\\), errors 0\\n").matcher(text);
         assertTrue(requests.find(), "no request count, or errors: " + text);
