@@ -12,6 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar sessionmesh-master.jar [--config master.properties] [--port 7400] [--idle-timeout 5m] ...}:
  * starts a master, prints its effective configuration and the address it listens on, and runs until SIGTERM
  * (or Ctrl-C), when it shuts down gracefully. A bad setting exits with status 2 and a message naming it.
+ * {@code java -jar sessionmesh-master.jar groups ...} is the admin command for master groups ({@link
+ * io.sessionmesh.master.groups.GroupsCommand}).
  */
 public final class MasterMain {
     /** The line a supervisor (or a test) waits for; the address follows it. */
@@ -21,6 +23,10 @@ public final class MasterMain {
     }
 
     public static void main(String[] args) throws InterruptedException, java.io.IOException {
+        if (args.length > 0 && args[0].equals("groups")) {
+            io.sessionmesh.master.groups.GroupsCommand.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         // Netty samples 1 buffer in 128 for leak tracking, with a stack trace each: a cost a server does not
         // pay unless asked (the integration tests ask for paranoid).
         if (System.getProperty("io.netty.leakDetection.level") == null) {

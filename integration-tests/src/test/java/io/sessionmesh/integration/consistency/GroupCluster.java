@@ -25,10 +25,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * A group of three master replicas (PROTOCOL.md 3.8) and several sidecars that follow its leader, each a real process
  * from its jar, on loopback. Any replica can be killed (SIGKILL) and restarted from its Raft directory, or paused
- * (SIGSTOP) and resumed.
+ * (SIGSTOP) and resumed. A second group of three (its ports chosen up front) can be started, added to the cluster
+ * with the admin command ({@code java -jar sessionmesh-master.jar groups ... add}), removed with it, and stopped
+ * (PROTOCOL.md 3.9).
  */
 final class GroupCluster implements AutoCloseable {
     static final int REPLICAS = 3;
+    /** Virtual nodes per group on the sidecars' ring (few: the rings are built often in a test). */
+    static final int VNODES = 256;
 
     final Duration lease;
     private final Path dir;
@@ -38,6 +42,11 @@ final class GroupCluster implements AutoCloseable {
     private final List<ServerProcess> everyMaster = new ArrayList<>();
     private final List<ServerProcess> sidecars = new ArrayList<>();
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    /** The second group: its replicas' data and Raft ports, its --replicas, and its processes while it runs. */
+    private final int[][] extraPorts = new int[REPLICAS][];
+    private final String extraSpec;
+    private final ServerProcess[] extra = new ServerProcess[REPLICAS];
+    private int extraStarts;
 
     GroupCluster(int sidecarCount, Duration lease, Path dir) throws Exception {
         this.lease = lease;
@@ -50,6 +59,12 @@ final class GroupCluster implements AutoCloseable {
             data.add("127.0.0.1:" + ports[i][0]);
         }
         replicasSpec = String.join(",", spec);
+        List<String> extraReplicas = new ArrayList<>();
+        for (int i = 0; i < REPLICAS; i++) {
+            extraPorts[i] = new int[]{freePort(), freePort()};
+            extraReplicas.add("x" + i + "=127.0.0.1:" + extraPorts[i][0] + "/" + extraPorts[i][1]);
+        }
+        extraSpec = String.join(",", extraReplicas);
         for (int i = 0; i < REPLICAS; i++) {
             startMaster(i);
         }
@@ -57,7 +72,7 @@ final class GroupCluster implements AutoCloseable {
             ServerProcess p = ServerProcess.start(ServerProcess.command(ConsistencyCluster.jar("sidecar.jar",
                             "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", String.join("|", data),
                     "--port", "0", "--admin-port", "0", "--reconnect-min", "20ms", "--reconnect-max", "200ms",
-                    "--heartbeat-interval", "200ms", "--master-timeout", "3s", "--vnodes", "256", "--io-threads", "1"));
+                    "--heartbeat-interval", "200ms", "--master-timeout", "3s", "--vnodes", String.valueOf(VNODES), "--io-threads", "1"));
             sidecars.add(p);
         }
         for (int s = 0; s < sidecarCount; s++) {
@@ -71,6 +86,87 @@ final class GroupCluster implements AutoCloseable {
                 "--replicas", replicasSpec, "--replica-id", "m" + i, "--raft-dir", dir.resolve("m" + i).toString(),
                 "--lease", lease.toMillis() + "ms", "--election-timeout", "1s", "--io-threads", "1"));
         everyMaster.add(masters[i]);
+    }
+
+    /** The first group's replicas as the admin command and the sidecars name them: {@code host:port|host:port|...}. */
+    String groupSpec() {
+        List<String> data = new ArrayList<>();
+        for (int[] p : ports) {
+            data.add("127.0.0.1:" + p[0]);
+        }
+        return String.join("|", data);
+    }
+
+    /** The second group's replicas, {@code host:port|host:port|...}; its name is the first. */
+    String extraGroupSpec() {
+        List<String> data = new ArrayList<>();
+        for (int[] p : extraPorts) {
+            data.add("127.0.0.1:" + p[0]);
+        }
+        return String.join("|", data);
+    }
+
+    /** Starts the second group's replicas on new Raft directories and waits until one leads. */
+    void startExtraGroup() throws IOException {
+        extraStarts++;
+        // the three start side by side: one after the other, a loaded machine takes three times as long
+        List<java.util.concurrent.CompletableFuture<ServerProcess>> starting = new ArrayList<>();
+        for (int i = 0; i < REPLICAS; i++) {
+            List<String> command = ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                            "master-store/target/sessionmesh-master.jar"), "--port", String.valueOf(extraPorts[i][0]),
+                    "--replicas", extraSpec, "--replica-id", "x" + i, "--raft-dir",
+                    dir.resolve("x" + i + "-" + extraStarts).toString(), "--lease", lease.toMillis() + "ms",
+                    "--election-timeout", "1s", "--io-threads", "1");
+            starting.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return ServerProcess.start(command);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }));
+        }
+        for (int i = 0; i < REPLICAS; i++) {
+            extra[i] = starting.get(i).join();
+            everyMaster.add(extra[i]);
+        }
+        Await.until("a replica of the second group that leads", Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < REPLICAS; i++) {
+                if (statsAt(extraPorts[i][0]).contains("\"replica_leads\":1")) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /** Stops the second group's replicas (SIGTERM). */
+    void stopExtraGroup() throws InterruptedException {
+        for (int i = 0; i < REPLICAS; i++) {
+            if (extra[i] != null) {
+                extra[i].close();
+                extra[i] = null;
+            }
+        }
+    }
+
+    /**
+     * Runs the admin command ({@code groups --directory <first group> args...}) as its own process; returns its exit
+     * status and output.
+     */
+    GroupsRun groups(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                "master-store/target/sessionmesh-master.jar"), "groups", "--directory", groupSpec(), "--wait", "2m"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        return new GroupsRun(p.exitValue(), output);
+    }
+
+    /** What one run of the admin command gave. */
+    record GroupsRun(int exit, String output) {
     }
 
     int sidecars() {
@@ -103,7 +199,11 @@ final class GroupCluster implements AutoCloseable {
 
     /** A replica's STATS ("" when it does not answer). */
     String stats(int replica) {
-        try (MasterConnection c = MasterConnection.connect(loop, new InetSocketAddress("127.0.0.1", ports[replica][0]),
+        return statsAt(ports[replica][0]);
+    }
+
+    private String statsAt(int port) {
+        try (MasterConnection c = MasterConnection.connect(loop, new InetSocketAddress("127.0.0.1", port),
                 MasterConnectionOptions.DEFAULT, null).get(2, TimeUnit.SECONDS)) {
             return c.stats().get(2, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -197,6 +297,7 @@ final class GroupCluster implements AutoCloseable {
         for (ServerProcess s : sidecars) {
             s.close();
         }
+        stopExtraGroup();
         for (int i = 0; i < REPLICAS; i++) {
             if (masters[i] != null) {
                 try {

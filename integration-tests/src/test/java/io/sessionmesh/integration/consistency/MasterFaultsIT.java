@@ -4,6 +4,8 @@ import io.sessionmesh.integration.consistency.HistoryChecker.Verdict;
 
 import io.sessionmesh.testing.Await;
 
+import io.sessionmesh.wire.placement.GroupMap;
+
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -28,16 +30,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The consistency checker against a replicated master group (issue 15): three master replicas and three sidecars
  * that follow the leader, clients on every sidecar reading and writing the same hot sessions, while the test, in
- * cycles, kills the leader (SIGKILL) and restarts it, kills a follower and restarts it, and pauses the leader (SIGSTOP)
- * for 2.5 leases, so that the others elect a new leader while the old one still believes it leads, then lets it run
- * again. {@link HistoryChecker} verifies that no read was older than a write acknowledged before it began and that no
+ * cycles, adds a second group of three with the admin command (half the hot sessions move to it) and removes it
+ * again (they move back), kills the leader (SIGKILL) and restarts it, kills a follower and restarts it, and pauses
+ * the leader (SIGSTOP) for 2.5 leases, so that the others elect a new leader while the old one still believes it
+ * leads, then lets it run again. {@link HistoryChecker} verifies that no read was older than a write acknowledged before it began and that no
  * acknowledged write was lost; the report gives failover times: from a leader's SIGKILL or SIGSTOP to the first write
  * acknowledged after it.
  *
  * <p>{@code -Dconsistency.operations=N} as for {@link ConsistencyIT} (short run: 20,000). Report in
  * {@code target/consistency/master-faults-*}.
  *
- * <p>Short run in {@code mvn verify} (30,000 operations, about 2.5 minutes; {@code -Dconsistency.masterFaults=false}
+ * <p>Short run in {@code mvn verify} (30,000 operations, about 3 minutes; {@code -Dconsistency.masterFaults=false}
  * skips it). It did not pass until the replicas stopped calling into Ratis from Ratis's own apply thread: the next
  * read barrier, started there when the previous one completed, waited for the thread it was running on, and the group
  * kept a leader that never became ready.
@@ -62,17 +65,19 @@ class MasterFaultsIT {
         List<String> phases = new ArrayList<>();
         Histogram failoverMillis = new Histogram(600_000, 3);
         Histogram catchUpMillis = new Histogram(600_000, 3);
+        Histogram groupMoveMillis = new Histogram(600_000, 3);
         List<Long> faultTimes = new ArrayList<>();
         long started = System.nanoTime();
 
         try (GroupCluster cluster = new GroupCluster(SIDECARS, lease, raftDirs)) {
-            List<String> sessions = ConsistencyIT.createSessions(cluster.api(1));
+            List<String> sessions = sessionsHalfMoving(cluster);
             ExecutorService pool = Executors.newFixedThreadPool(SIDECARS * CLIENTS_PER_SIDECAR);
             List<Future<?>> clients = ConsistencyIT.startClients(pool,
                     IntStream.range(0, SIDECARS).mapToObj(cluster::api).toList(), CLIENTS_PER_SIDECAR, sessions, history, tally, stop);
             int cycles = 0;
             try {
                 while (cycles == 0 || history.size() < target) {
+                    groupCycle(cluster, phases, tally, groupMoveMillis);
                     faultCycle(cluster, phases, tally, faultTimes, catchUpMillis);
                     cycles++;
                 }
@@ -97,6 +102,7 @@ class MasterFaultsIT {
                 failoverMillis.recordValue((first - fault) / 1_000_000);
             }
             assertEquals(cycles, catchUpMillis.getTotalCount(), "a restarted follower's catch-up per cycle");
+            assertEquals(2L * cycles, groupMoveMillis.getTotalCount(), "a group added and one removed per cycle");
             for (int s = 0; s < SIDECARS; s++) {
                 cluster.awaitLease(s);
             }
@@ -120,9 +126,11 @@ class MasterFaultsIT {
             report = report.substring(0, report.lastIndexOf('}')).stripTrailing()
                     + String.format(",\n  \"failovers\": %d,\n  \"failover_ms\": {\"p50\": %d, \"max\": %d},"
                             + "\n  \"follower_catch_up_ms\": {\"restarts\": %d, \"p50\": %d, \"max\": %d},"
-                            + "\n  \"sidecar_leader_changes\": %d\n}\n", failoverMillis.getTotalCount(),
+                            + "\n  \"group_moves\": {\"count\": %d, \"p50_ms\": %d, \"max_ms\": %d},"
+                    + "\n  \"sidecar_leader_changes\": %d\n}\n", failoverMillis.getTotalCount(),
                     failoverMillis.getValueAtPercentile(50), failoverMillis.getMaxValue(), catchUpMillis.getTotalCount(),
-                    catchUpMillis.getValueAtPercentile(50), catchUpMillis.getMaxValue(), leaderChanges);
+                    catchUpMillis.getValueAtPercentile(50), catchUpMillis.getMaxValue(), groupMoveMillis.getTotalCount(),
+                    groupMoveMillis.getValueAtPercentile(50), groupMoveMillis.getMaxValue(), leaderChanges);
             Files.writeString(reportDir.resolve("master-faults-report-" + target + ".json"), report);
             System.out.println(report);
             cluster.saveOutputs(reportDir.resolve("master-faults-logs-" + target));
@@ -137,6 +145,54 @@ class MasterFaultsIT {
             assertTrue(leaderChanges >= SIDECARS, "the sidecars never followed a new leader: " + leaderChanges);
             assertEquals(List.of(), cluster.troubles(), "a server reported leaks");
         }
+    }
+
+    /**
+     * The checker's hot sessions: half of them on the part of the ring the second group takes when it is added (so each
+     * addition and each removal moves them under traffic), half staying on the first group.
+     */
+    static List<String> sessionsHalfMoving(GroupCluster cluster) {
+        GroupMap moving = GroupMap.first(GroupMap.parseGroups(cluster.groupSpec()), GroupCluster.VNODES)
+                .adding(GroupMap.parseGroups(cluster.extraGroupSpec()).get(0));
+        String second = moving.names().get(1);
+        List<String> move = new ArrayList<>();
+        List<String> stay = new ArrayList<>();
+        while (move.size() < SESSIONS / 2 || stay.size() < SESSIONS - SESSIONS / 2) {
+            for (String id : ConsistencyIT.createSessions(cluster.api(1))) {
+                List<String> to = moving.owner(id).equals(second) ? move : stay;
+                if (to.size() < (to == move ? SESSIONS / 2 : SESSIONS - SESSIONS / 2)) {
+                    to.add(id);
+                }
+            }
+        }
+        List<String> sessions = new ArrayList<>(move);
+        sessions.addAll(stay);
+        return sessions;
+    }
+
+    /**
+     * A second group of three is started and added with the admin command while the clients run (half the hot sessions
+     * move to it), then removed with it (they move back) and stopped; records how long each move took.
+     */
+    static void groupCycle(GroupCluster cluster, List<String> phases, HotSessionClient.Tally tally, Histogram moveMillis)
+            throws Exception {
+        ConsistencyIT.phase(phases, tally, "add a group of three under traffic", () -> {
+            cluster.startExtraGroup();
+            moveMillis.recordValue(doneIn(cluster.groups("add", cluster.extraGroupSpec())));
+        });
+        ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
+        ConsistencyIT.phase(phases, tally, "remove that group under traffic", () -> {
+            String name = GroupMap.parseGroups(cluster.extraGroupSpec()).get(0).get(0);
+            moveMillis.recordValue(doneIn(cluster.groups("remove", name)));
+            cluster.stopExtraGroup();
+        });
+    }
+
+    /** The move's duration the admin command printed ("done in N ms"); fails the test if it did not finish. */
+    private static long doneIn(GroupCluster.GroupsRun run) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("done in (\\d+) ms").matcher(run.output());
+        assertTrue(run.exit() == 0 && m.find(), "the admin command failed (" + run.exit() + "): " + run.output());
+        return Long.parseLong(m.group(1));
     }
 
     /** One round of faults, each followed by steady traffic; records when each leader fault began. */

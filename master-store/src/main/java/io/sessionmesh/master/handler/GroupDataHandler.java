@@ -1,11 +1,14 @@
 package io.sessionmesh.master.handler;
 
 import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.groups.GroupOps;
 import io.sessionmesh.master.placement.Placements;
+import io.sessionmesh.master.replication.GroupMoves;
 import io.sessionmesh.master.replication.ReplicaCommand;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.wire.placement.HashRing;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
@@ -45,8 +48,12 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
     /** Releases the acknowledgements a new leader holds back until writes are open. */
     private final ScheduledExecutorService timer;
 
+    /** GROUP_* operations (PROTOCOL.md 3.9). */
+    private final GroupOps ops;
+
     public GroupDataHandler(SessionStore store, ReplicaGroup group, ConnectionRegistration registration, ServerCounters counters,
-                            ScheduledExecutorService timer) {
+                            ScheduledExecutorService timer, GroupOps ops) {
+        this.ops = ops;
         this.store = store;
         this.group = group;
         this.registration = registration;
@@ -68,12 +75,15 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        ctx.write(new DeferredAnswer(answer.exceptionally(failure -> error(ctx, request.opcode(), id, failure))),
+        ctx.write(new DeferredAnswer(answer.exceptionally(failure -> error(ctx, request, id, failure))),
                 ctx.voidPromise());
     }
 
     private CompletableFuture<MasterAnswer> answer(ChannelHandlerContext ctx, int id, MasterRequest<?> request) {
         long bit = registration.holderBit();
+        if (request instanceof MasterRequest.GroupOp g) {
+            return ops.answer(g.opcode(), g.body()).thenApply(body -> new MasterAnswer.Bytes(g.opcode(), id, body));
+        }
         if (request instanceof MasterRequest.Read r) {
             return group.readBarrier().thenApply(ok -> {
                 EncodedReadResult result = store.read(r.message(), bit);
@@ -145,6 +155,11 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
 
     /** A fresh id whose place on the sender's ring of groups is this group's, chosen before the creation is proposed. */
     private String newId(MasterRequest.Create create) {
+        GroupMap map = group.moves().map();
+        if (map != null && (create.placement() == null ? map.groups().size() > 1
+                : !create.placement().names().equals(map.names()) || create.placement().vnodes() != map.vnodes())) {
+            throw new StoreException(Status.MOVED, Long.toString(map.epoch())); // the sender's map is not this group's
+        }
         if (create.placement() == null) {
             return store.newId();
         }
@@ -166,10 +181,55 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         return t == null ? SessionTimes.NONE : t;
     }
 
-    private MasterAnswer error(ChannelHandlerContext ctx, int opcode, int id, Throwable failure) {
+    /**
+     * Why a session this group does not have may live elsewhere (PROTOCOL.md 3.9): MOVING while it is in this group's
+     * outbox, or on its way here during a move; MOVED (with the map's epoch) when the map gives it to another group;
+     * null when it is simply not found.
+     */
+    private StoreException whereNow(String sessionId) {
+        GroupMoves moves = group.moves();
+        GroupMap map = moves.map();
+        if (map == null) {
+            return null;
+        }
+        if (moves.isLeaving(sessionId)) {
+            return new StoreException(Status.MOVING, "session is moving to group " + map.owner(sessionId));
+        }
+        String self = moves.selfName(map);
+        if (!map.owner(sessionId).equals(self)) {
+            return new StoreException(Status.MOVED, Long.toString(map.epoch()));
+        }
+        if (map.moving() && !map.previousOwner(sessionId).equals(self)) {
+            return new StoreException(Status.MOVING, "session is moving here from group " + map.previousOwner(sessionId));
+        }
+        return null;
+    }
+
+    private static String sessionIdOf(MasterRequest<?> request) {
+        if (request instanceof MasterRequest.Read r) {
+            return r.message().sessionId();
+        }
+        if (request instanceof MasterRequest.Write w) {
+            return w.message().sessionId();
+        }
+        if (request instanceof MasterRequest.CarriesSessionId<?> c) {
+            return c.sessionId();
+        }
+        return null;
+    }
+
+    private MasterAnswer error(ChannelHandlerContext ctx, MasterRequest<?> request, int id, Throwable failure) {
+        int opcode = request.opcode();
+        String sessionId = sessionIdOf(request);
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof StoreException e) {
             counters.errors.increment();
+            if (e.status() == Status.NOT_FOUND && sessionId != null) {
+                StoreException moved = whereNow(sessionId);
+                if (moved != null) {
+                    return new MasterAnswer.Error(opcode, id, moved.status(), moved.getMessage());
+                }
+            }
             return new MasterAnswer.Error(opcode, id, e.status(), e.getMessage());
         }
         counters.internalErrors.increment();

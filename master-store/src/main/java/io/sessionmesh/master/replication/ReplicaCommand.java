@@ -41,6 +41,14 @@ public sealed interface ReplicaCommand {
     int EXPIRE = 5;
     int SCHEMA = 6;
     int LEAD = 7;
+    /** The cluster map of master groups, as the directory sent it (PROTOCOL.md 3.9). */
+    int MAP = 8;
+    /** Sessions taken out of this group for the group that owns them now. */
+    int HANDOFF = 9;
+    /** Sessions the group that owns them now has confirmed: out of the outbox. */
+    int HANDED = 10;
+    /** Sessions and schemas handed to this group by another (a GROUP_IMPORT body). */
+    int IMPORT = 11;
 
     int kind();
 
@@ -94,10 +102,13 @@ public sealed interface ReplicaCommand {
         }
     }
 
-    /** Sessions used at the entry's time (TOUCH requests), or expired by it (the leader's sweep), by {@code kind}. */
+    /**
+     * Sessions used at the entry's time (TOUCH requests), expired by it (the leader's sweep), handed off to the groups
+     * that own them now (HANDOFF) or confirmed by them (HANDED), by {@code kind}.
+     */
     record Sessions(int kind, List<String> sessionIds) implements ReplicaCommand {
         public Sessions {
-            if (kind != TOUCH && kind != EXPIRE) {
+            if (kind != TOUCH && kind != EXPIRE && kind != HANDOFF && kind != HANDED) {
                 throw new IllegalArgumentException("kind " + kind);
             }
             if (sessionIds.size() > MAX_IDS) {
@@ -152,6 +163,24 @@ public sealed interface ReplicaCommand {
         }
 
         public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+        }
+    }
+
+    /** A body of bytes: the cluster map (MAP) or what another group handed to this one (IMPORT). */
+    record Blob(int kind, byte[] bytes) implements ReplicaCommand {
+        public Blob {
+            if (kind != MAP && kind != IMPORT) {
+                throw new IllegalArgumentException("kind " + kind);
+            }
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return 4 + bytes.length;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            out.putInt(bytes.length);
+            out.put(bytes);
         }
     }
 
@@ -243,7 +272,7 @@ public sealed interface ReplicaCommand {
                 case WRITE -> new Write(codec.decode(in, WriteRequest.class));
                 case CREATE -> new Create(getId(in), in.getLong());
                 case DELETE -> new Delete(getId(in));
-                case TOUCH, EXPIRE -> {
+                case TOUCH, EXPIRE, HANDOFF, HANDED -> {
                     int n = in.getShort() & 0xFFFF;
                     List<String> ids = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
@@ -258,6 +287,11 @@ public sealed interface ReplicaCommand {
                     yield new Schema(uid, schema);
                 }
                 case LEAD -> new Lead();
+                case MAP, IMPORT -> {
+                    byte[] bytes = new byte[in.getInt()];
+                    in.get(bytes);
+                    yield new Blob(kind, bytes);
+                }
                 default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "log entry kind " + kind
                         + " is unknown to this master");
             };

@@ -94,7 +94,11 @@ public final class ReplicaGroup implements Closeable {
     /** Pause before proposing LEAD again. */
     static final long LEAD_RETRY_MILLIS = 200;
 
-    private ReplicaGroup(GroupConfig config, RaftServer server, RaftGroup group, StoreStateMachine machine, long leaseMillis) {
+    private final GroupMoves moves;
+
+    private ReplicaGroup(GroupConfig config, RaftServer server, RaftGroup group, StoreStateMachine machine, long leaseMillis,
+                         GroupMoves moves) {
+        this.moves = moves;
         this.config = config;
         this.server = server;
         this.group = group;
@@ -116,7 +120,12 @@ public final class ReplicaGroup implements Closeable {
     public static ReplicaGroup start(GroupConfig config, SessionStore store, BinaryTransportCodec codec,
                                      Invalidator anonymous, long leaseMillis) throws IOException {
         store.removeOnlyThroughTheLog();
-        StoreStateMachine machine = new StoreStateMachine(store, codec, anonymous);
+        java.util.Set<String> self = new java.util.HashSet<>();
+        for (GroupConfig.Replica r : config.replicas()) {
+            self.add(r.host() + ":" + r.dataPort());
+        }
+        GroupMoves moves = new GroupMoves(self);
+        StoreStateMachine machine = new StoreStateMachine(store, codec, anonymous, moves);
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(
                 UUID.nameUUIDFromBytes(("sessionmesh-group:" + config.name()).getBytes(StandardCharsets.UTF_8))), peers(config));
         RaftProperties properties = properties(config);
@@ -127,7 +136,7 @@ public final class ReplicaGroup implements Closeable {
                 .setProperties(properties)
                 .setOption(isEmpty(config.dir()) ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
                 .build();
-        ReplicaGroup replica = new ReplicaGroup(config, server, group, machine, leaseMillis);
+        ReplicaGroup replica = new ReplicaGroup(config, server, group, machine, leaseMillis, moves);
         machine.listen(replica.new Leadership());
         server.start();
         log.info("replica {} of group {} started: {} replicas, Raft port {} ({}), log in {}", config.self().id(),
@@ -199,6 +208,11 @@ public final class ReplicaGroup implements Closeable {
 
     public GroupConfig config() {
         return config;
+    }
+
+    /** The cluster map this group applied and the sessions it is handing off (PROTOCOL.md 3.9). */
+    public GroupMoves moves() {
+        return moves;
     }
 
     /** Whether this replica leads and may serve: its LEAD entry is applied and it is still Raft's leader. */

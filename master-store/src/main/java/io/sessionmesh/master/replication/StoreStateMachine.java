@@ -1,6 +1,8 @@
 package io.sessionmesh.master.replication;
 
+import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
 import io.sessionmesh.master.store.StoreSnapshot;
@@ -34,6 +36,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -93,7 +97,10 @@ final class StoreStateMachine extends BaseStateMachine {
     /** The term of the last LEAD applied (on the thread that applies the log). */
     private long lastLeadTerm = -1;
 
-    StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous) {
+    private final GroupMoves moves;
+
+    StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous, GroupMoves moves) {
+        this.moves = moves;
         this.store = store;
         this.codec = codec;
         this.anonymous = anonymous;
@@ -185,6 +192,11 @@ final class StoreStateMachine extends BaseStateMachine {
             return store.write(w.request(), bit, invalidator, now);
         }
         if (command instanceof ReplicaCommand.Create c) {
+            GroupMap map = moves.map();
+            if (map != null && !map.owner(c.sessionId()).equals(moves.selfName(map))) {
+                // chosen on a ring this group no longer has (the map changed between the choice and now)
+                throw new StoreException(Status.MOVED, Long.toString(map.epoch()));
+            }
             return store.create(c.sessionId(), c.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(c.idleTimeoutMillis()), now);
         }
         if (command instanceof ReplicaCommand.Delete d) {
@@ -204,8 +216,30 @@ final class StoreStateMachine extends BaseStateMachine {
             }
             return Boolean.TRUE;
         }
+        if (command instanceof ReplicaCommand.Sessions s && s.kind() == ReplicaCommand.HANDOFF) {
+            return handOff(s.sessionIds(), invalidator, now);
+        }
+        if (command instanceof ReplicaCommand.Sessions s && s.kind() == ReplicaCommand.HANDED) {
+            moves.handed(s.sessionIds());
+            return Boolean.TRUE;
+        }
         if (command instanceof ReplicaCommand.Sessions s) {
             return store.expire(s.sessionIds(), now);
+        }
+        if (command instanceof ReplicaCommand.Blob b && b.kind() == ReplicaCommand.MAP) {
+            GroupMap next = GroupMap.decode(b.bytes());
+            boolean taken = moves.apply(next);
+            if (taken) {
+                log.info("group map {} applied", next);
+            }
+            return taken;
+        }
+        if (command instanceof ReplicaCommand.Blob b) {
+            try {
+                return StoreSnapshot.adoptAll(store, b.bytes(), codec, now);
+            } catch (IOException ex) {
+                throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body: " + ex);
+            }
         }
         if (command instanceof ReplicaCommand.Schema s) {
             return store.schemas().publish(s.uid(), s.schema());
@@ -222,6 +256,33 @@ final class StoreStateMachine extends BaseStateMachine {
             l.ledFrom(term);
         }
         return Boolean.TRUE;
+    }
+
+    /**
+     * HANDOFF: each session the map now gives to another group leaves the store for the outbox; every cache that held
+     * it is told (the fences, for the leader that sends it on). A session the map still gives to this group stays.
+     */
+    private List<Fence> handOff(List<String> ids, Invalidator invalidator, long now) {
+        GroupMap map = moves.map();
+        List<Fence> fences = new ArrayList<>();
+        if (map == null) {
+            return fences;
+        }
+        String self = moves.selfName(map);
+        for (String id : ids) {
+            String target = map.owner(id);
+            if (target.equals(self)) {
+                continue;
+            }
+            SessionStore.Taken taken = store.takeForMove(id, invalidator, now);
+            if (taken != null) {
+                moves.add(new GroupMoves.Outgoing(id, target, StoreSnapshot.record(taken, codec)));
+                if (taken.fence() != null) {
+                    fences.add(taken.fence());
+                }
+            }
+        }
+        return fences;
     }
 
     @Override
@@ -247,7 +308,7 @@ final class StoreStateMachine extends BaseStateMachine {
         File partial = new File(file.getParentFile(), file.getName() + ".partial");
         int sessions;
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial.toPath()), 1 << 16))) {
-            sessions = StoreSnapshot.write(store, out, codec);
+            sessions = StoreSnapshot.write(store, out, codec, moves.encode());
         }
         Files.move(partial.toPath(), file.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
@@ -271,7 +332,9 @@ final class StoreStateMachine extends BaseStateMachine {
         }
         int sessions;
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file.toPath()), 1 << 16))) {
-            sessions = StoreSnapshot.read(store, in, codec);
+            byte[][] state = {new byte[0]};
+            sessions = StoreSnapshot.read(store, in, codec, b -> state[0] = b);
+            moves.load(state[0]);
         }
         updateLastAppliedTermIndex(snapshot.getTermIndex());
         log.info("loaded snapshot {}: {} sessions", snapshot.getTermIndex(), sessions);

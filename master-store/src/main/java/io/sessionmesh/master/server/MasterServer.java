@@ -4,6 +4,7 @@ import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.master.replication.ReplicaCommand;
+import io.sessionmesh.master.groups.GroupOps;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.Ticker;
@@ -56,6 +57,8 @@ public final class MasterServer implements AutoCloseable {
     private final Channel serverChannel;
     /** This master's replica of its group; null for a master on its own. */
     private final ReplicaGroup group;
+    /** Elastic groups on this replica (null for a master on its own). */
+    private final GroupOps groupOps;
     private volatile boolean closed;
 
     private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
@@ -71,10 +74,12 @@ public final class MasterServer implements AutoCloseable {
         });
         this.holders = new HolderRegistry(config.lease().toMillis(), sweeper);
         ReplicaGroup replica = null;
+        GroupOps ops = null;
         try {
             if (config.group() != null) {
                 replica = ReplicaGroup.start(config.group(), store, new BinaryTransportCodec(config.transportLimits()),
                         holders.invalidatorFor(null), config.lease().toMillis());
+                ops = new GroupOps(replica, store, holders.invalidatorFor(null));
             }
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -84,9 +89,12 @@ public final class MasterServer implements AutoCloseable {
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                     .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels,
-                            holders, replica, sweeper));
+                            holders, replica, sweeper, ops));
             serverChannel = b.bind(config.bind(), config.port()).sync().channel();
         } catch (RuntimeException | InterruptedException | IOException e) {
+            if (ops != null) {
+                ops.close();
+            }
             if (replica != null) {
                 replica.close();
             }
@@ -94,6 +102,7 @@ public final class MasterServer implements AutoCloseable {
             throw e;
         }
         this.group = replica;
+        this.groupOps = ops;
         sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
                 SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -173,6 +182,11 @@ public final class MasterServer implements AutoCloseable {
             stats.put("replica_entries_proposed", group.entriesProposed());
             stats.put("replica_applied_index", group.appliedIndex());
             stats.put("replica_commit_index", group.commitIndex());
+            var map = group.moves().map();
+            stats.put("group_map_epoch", map == null ? 0L : map.epoch());
+            stats.put("group_map_moving", map != null && map.moving() ? 1L : 0L);
+            stats.put("group_outbox_sessions", (long) group.moves().outboxSize());
+            stats.put("group_sessions_handed_off", groupOps.movedSessions());
         }
         return stats;
     }
@@ -199,6 +213,9 @@ public final class MasterServer implements AutoCloseable {
         channels.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(graceMillis);
         channels.close().awaitUninterruptibly(graceMillis + 1000);
         sweeper.shutdownNow();
+        if (groupOps != null) {
+            groupOps.close();
+        }
         if (group != null) {
             try {
                 group.close();

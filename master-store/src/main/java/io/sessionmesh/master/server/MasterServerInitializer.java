@@ -6,6 +6,7 @@ import io.sessionmesh.master.handler.ConnectionLimiter;
 import io.sessionmesh.master.handler.ConnectionRegistration;
 import io.sessionmesh.master.handler.DataHandler;
 import io.sessionmesh.master.handler.FlowControlHandler;
+import io.sessionmesh.master.groups.GroupOps;
 import io.sessionmesh.master.handler.GroupDataHandler;
 import io.sessionmesh.master.handler.IdleCloser;
 import io.sessionmesh.master.handler.PushHandler;
@@ -53,10 +54,13 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
     private final ChannelGroup channels;
     private final HolderRegistry holders;
     private final ReplicaGroup group;
+    private final GroupOps groupOps;
     private final ScheduledExecutorService timer;
 
     MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters, DataHandler.StatsSource stats,
-                            ChannelGroup channels, HolderRegistry holders, ReplicaGroup group, ScheduledExecutorService timer) {
+                            ChannelGroup channels, HolderRegistry holders, ReplicaGroup group, ScheduledExecutorService timer,
+                            GroupOps groupOps) {
+        this.groupOps = groupOps;
         this.config = config;
         this.store = store;
         this.codec = new BinaryTransportCodec(config.transportLimits());
@@ -85,7 +89,7 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("flow", flow)
                 .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters, group));
         if (group != null) {
-            ch.pipeline().addLast("group", new GroupDataHandler(store, group, registration, counters, timer));
+            ch.pipeline().addLast("group", new GroupDataHandler(store, group, registration, counters, timer, groupOps));
         }
         ch.pipeline().addLast("data", new DataHandler(store, registration, counters, stats));
     }

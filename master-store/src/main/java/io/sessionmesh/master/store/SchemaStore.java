@@ -50,7 +50,7 @@ public final class SchemaStore {
     }
 
     /** Every schema, for a snapshot. */
-    void forEach(java.util.function.BiConsumer<Long, byte[]> action) {
+    public void forEach(java.util.function.BiConsumer<Long, byte[]> action) {
         schemas.forEach(action);
     }
 

@@ -501,6 +501,68 @@ public final class SessionStore {
         }
     }
 
+    /**
+     * A session taken out of this store for a move to the group that owns it now (PROTOCOL.md 3.9): what a snapshot
+     * keeps of it, and the fence of the invalidations sent to every cache that holds any of it (null: none).
+     */
+    public record Taken(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess,
+                        EncodedSection[] sections, Fence fence) {
+    }
+
+    /**
+     * Takes a live session out of the store for a move, telling every cache that holds any of it (as a delete does);
+     * null when there is no such live session.
+     */
+    public Taken takeForMove(String sessionId, Invalidator invalidator, long now) {
+        Session session = sessions.get(sessionId);
+        if (session == null || session.removed || session.isExpired(now)) {
+            return null;
+        }
+        synchronized (session) {
+            if (session.removed) {
+                return null;
+            }
+            Fence fence = session.holders == null ? null : session.holders.deleted(session.id, 0, invalidator);
+            Taken taken = new Taken(session.id, session.createdAt, session.idleTimeout, session.hardDeadline,
+                    session.lastAccess, session.sections, fence);
+            remove(session);
+            return taken;
+        }
+    }
+
+    /**
+     * A session moved here from another group, as it was there; false (and nothing changes) when this store has a
+     * session of that id already (the same move sent twice: what is here is as new or newer) or it has expired.
+     */
+    public boolean adopt(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess,
+                         EncodedSection[] sections, long now) {
+        Session existing = sessions.get(id);
+        if (existing != null && !existing.removed) {
+            return false;
+        }
+        Session session = new Session(id, createdAt, idleTimeout, hardDeadline, lastAccess);
+        if (session.isExpired(now)) {
+            return false;
+        }
+        long bytes = 0;
+        for (EncodedSection section : sections) {
+            bytes += section.encodedSize();
+        }
+        session.sections = sections;
+        session.bytes = bytes;
+        if (sessions.putIfAbsent(id, session) != null) {
+            return false;
+        }
+        storeBytes.add(bytes);
+        wheel.schedule(session);
+        return true;
+    }
+
+    /** The ids of live sessions, for a move's scan: weakly consistent (sessions made or removed meanwhile may be missed). */
+    public java.util.Iterator<String> sessionIds() {
+        return sessions.keySet().iterator();
+    }
+
     /** A session from a snapshot, as it was. */
     void restore(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess, EncodedSection[] sections) {
         Session session = new Session(id, createdAt, idleTimeout, hardDeadline, lastAccess);

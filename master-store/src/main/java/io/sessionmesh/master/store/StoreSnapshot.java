@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A whole store as one stream, for a replicated group's snapshots (a replica that restarts or falls behind loads the
@@ -22,17 +23,29 @@ import java.util.List;
  * per session: u8 1, u8 id length, id, i64 created, i64 idle timeout, i64 hard deadline, i64 last access,
  *              u32 length, the sections as a READ answer's body (PROTOCOL.md 2)
  * u8 0
+ * format 2 only: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
  * </pre>
+ *
+ * <p>The same session records, after the same u32 count of schemas, make the body of a GROUP_IMPORT (PROTOCOL.md 3.9):
+ * {@link #moveBody} and {@link #adoptAll}.
  */
 public final class StoreSnapshot {
     private static final int MAGIC = 0x534D534E;
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    /** Snapshots of earlier builds (no group state). */
+    private static final int FORMAT_1 = 1;
 
     private StoreSnapshot() {
     }
 
     /** Writes every live session and schema of {@code store}; returns the sessions written. */
     public static int write(SessionStore store, DataOutputStream out, BinaryTransportCodec codec) throws IOException {
+        return write(store, out, codec, new byte[0]);
+    }
+
+    /** {@link #write}, then {@code groupState} (what the replicated group keeps beside the store). */
+    public static int write(SessionStore store, DataOutputStream out, BinaryTransportCodec codec, byte[] groupState)
+            throws IOException {
         out.writeInt(MAGIC);
         out.writeByte(FORMAT);
         int[] schemas = {0};
@@ -62,42 +75,90 @@ public final class StoreSnapshot {
                 sections = session.sections;
                 lastAccess = session.lastAccess;
             }
-            byte[] id = session.id.getBytes(StandardCharsets.UTF_8);
-            byte[] body = codec.encodeReadResult(new EncodedReadResult(session.id, Arrays.asList(sections)));
             out.writeByte(1);
-            out.writeByte(id.length);
-            out.write(id);
-            out.writeLong(session.createdAt);
-            out.writeLong(session.idleTimeout);
-            out.writeLong(session.hardDeadline);
-            out.writeLong(lastAccess);
-            out.writeInt(body.length);
-            out.write(body);
+            writeRecord(out, session.id, session.createdAt, session.idleTimeout, session.hardDeadline, lastAccess,
+                    sections, codec);
             written++;
         }
         out.writeByte(0);
+        out.writeInt(groupState.length);
+        out.write(groupState);
         return written;
     }
 
-    /** Replaces everything in {@code store} by the snapshot; returns the sessions read. */
-    public static int read(SessionStore store, DataInputStream in, BinaryTransportCodec codec) throws IOException {
-        if (in.readInt() != MAGIC) {
-            throw new IOException("not a SessionMesh store snapshot");
+    private static void writeRecord(DataOutputStream out, String sessionId, long createdAt, long idleTimeout,
+                                    long hardDeadline, long lastAccess, EncodedSection[] sections,
+                                    BinaryTransportCodec codec) throws IOException {
+        byte[] id = sessionId.getBytes(StandardCharsets.UTF_8);
+        byte[] body = codec.encodeReadResult(new EncodedReadResult(sessionId, Arrays.asList(sections)));
+        out.writeByte(id.length);
+        out.write(id);
+        out.writeLong(createdAt);
+        out.writeLong(idleTimeout);
+        out.writeLong(hardDeadline);
+        out.writeLong(lastAccess);
+        out.writeInt(body.length);
+        out.write(body);
+    }
+
+    /** One session's record (without the leading 1), as a move carries it. */
+    public static byte[] record(SessionStore.Taken t, BinaryTransportCodec codec) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeRecord(out, t.id(), t.createdAt(), t.idleTimeout(), t.hardDeadline(), t.lastAccess(), t.sections(), codec);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        int format = in.readUnsignedByte();
-        if (format != FORMAT) {
-            throw new IOException("snapshot format " + format + ": this master reads format " + FORMAT);
+        return bytes.toByteArray();
+    }
+
+    /** A GROUP_IMPORT body: these schemas, then these session records ({@link #record}). */
+    public static byte[] moveBody(Map<Long, byte[]> schemas, List<byte[]> records) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(schemas.size());
+            for (Map.Entry<Long, byte[]> e : schemas.entrySet()) {
+                out.writeLong(e.getKey());
+                out.writeInt(e.getValue().length);
+                out.write(e.getValue());
+            }
+            for (byte[] r : records) {
+                out.writeByte(1);
+                out.write(r);
+            }
+            out.writeByte(0);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        store.clearForSnapshot();
-        int schemas = in.readInt();
-        for (int i = 0; i < schemas; i++) {
-            long uid = in.readLong();
-            byte[] bytes = new byte[in.readInt()];
-            in.readFully(bytes);
-            store.schemas().publish(uid, bytes);
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Adopts what a GROUP_IMPORT body carries: every schema, and every session this store does not have yet
+     * ({@link SessionStore#adopt}); returns the sessions adopted.
+     *
+     * @throws IOException for a body cut short or malformed
+     */
+    public static int adoptAll(SessionStore store, byte[] body, BinaryTransportCodec codec, long now) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(body));
+        readSchemas(store, in);
+        int adopted = 0;
+        for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
+            if (store.adopt(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, now)) {
+                adopted++;
+            }
         }
-        int read = 0;
-        while (in.readUnsignedByte() == 1) {
+        return adopted;
+    }
+
+    /** One session's record as {@link #writeRecord} writes it. */
+    private record Record(String id, long created, long idleTimeout, long hardDeadline, long lastAccess,
+                          EncodedSection[] sections) {
+        /** The record after a 1, or null at the 0 that ends the records. */
+        static Record next(DataInputStream in, BinaryTransportCodec codec) throws IOException {
+            if (in.readUnsignedByte() != 1) {
+                return null;
+            }
             byte[] id = new byte[in.readUnsignedByte()];
             in.readFully(id);
             long created = in.readLong();
@@ -107,9 +168,56 @@ public final class StoreSnapshot {
             byte[] body = new byte[in.readInt()];
             in.readFully(body);
             List<EncodedSection> sections = codec.decodeEncodedReadResult(body, 0, body.length).sections();
-            store.restore(new String(id, StandardCharsets.UTF_8), created, idleTimeout, hardDeadline, lastAccess,
+            return new Record(new String(id, StandardCharsets.UTF_8), created, idleTimeout, hardDeadline, lastAccess,
                     sections.toArray(EncodedSection[]::new));
+        }
+    }
+
+    private static void readSchemas(SessionStore store, DataInputStream in) throws IOException {
+        int schemas = in.readInt();
+        if (schemas < 0) {
+            throw new IOException(schemas + " schemas");
+        }
+        for (int i = 0; i < schemas; i++) {
+            long uid = in.readLong();
+            byte[] bytes = new byte[in.readInt()];
+            in.readFully(bytes);
+            store.schemas().publish(uid, bytes);
+        }
+    }
+
+    /** Replaces everything in {@code store} by the snapshot; returns the sessions read. */
+    public static int read(SessionStore store, DataInputStream in, BinaryTransportCodec codec) throws IOException {
+        return read(store, in, codec, null);
+    }
+
+    /**
+     * {@link #read}; {@code groupState} (if not null) gets the group's own state of a format-2 snapshot (empty for
+     * format 1).
+     */
+    public static int read(SessionStore store, DataInputStream in, BinaryTransportCodec codec,
+                           java.util.function.Consumer<byte[]> groupState) throws IOException {
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a SessionMesh store snapshot");
+        }
+        int format = in.readUnsignedByte();
+        if (format != FORMAT && format != FORMAT_1) {
+            throw new IOException("snapshot format " + format + ": this master reads formats " + FORMAT_1 + " and " + FORMAT);
+        }
+        store.clearForSnapshot();
+        readSchemas(store, in);
+        int read = 0;
+        for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
+            store.restore(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections);
             read++;
+        }
+        byte[] state = new byte[0];
+        if (format == FORMAT) {
+            state = new byte[in.readInt()];
+            in.readFully(state);
+        }
+        if (groupState != null) {
+            groupState.accept(state);
         }
         return read;
     }

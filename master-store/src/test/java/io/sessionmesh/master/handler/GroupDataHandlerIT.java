@@ -83,7 +83,7 @@ class GroupDataHandlerIT {
         // (PushHandlerTest covers how they are written); the push handler is only the control connection's sink.
         PushHandler pushes = new PushHandler(registration, holders.counters(), counters);
         return new EmbeddedChannel(new RegistrationHandler(holders, registration, pushes, counters, group),
-                new GroupDataHandler(store, group, registration, counters, timer),
+                new GroupDataHandler(store, group, registration, counters, timer, null),
                 new DataHandler(store, registration, counters, () -> "{}".getBytes(StandardCharsets.UTF_8)));
     }
 

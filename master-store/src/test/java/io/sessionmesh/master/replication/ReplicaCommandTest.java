@@ -47,6 +47,16 @@ class ReplicaCommandTest {
         assertEquals(0xABCDL, schema.uid());
         assertArrayEquals(new byte[]{1, 2, 3}, schema.schema());
         assertInstanceOf(ReplicaCommand.Lead.class, roundTrip(new ReplicaCommand.Lead()).command());
+        for (int kind : new int[]{ReplicaCommand.HANDOFF, ReplicaCommand.HANDED}) {
+            ReplicaCommand.Sessions ids = new ReplicaCommand.Sessions(kind, List.of("s1", "s2"));
+            assertEquals(ids, roundTrip(ids).command());
+        }
+        for (int kind : new int[]{ReplicaCommand.MAP, ReplicaCommand.IMPORT}) {
+            ReplicaCommand.Blob blob = (ReplicaCommand.Blob) roundTrip(new ReplicaCommand.Blob(kind, new byte[]{7, 8})).command();
+            assertEquals(kind, blob.kind());
+            assertArrayEquals(new byte[]{7, 8}, blob.bytes());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new ReplicaCommand.Blob(ReplicaCommand.WRITE, new byte[0]));
     }
 
     @Test

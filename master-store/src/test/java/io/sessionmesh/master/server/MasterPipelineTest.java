@@ -46,7 +46,7 @@ class MasterPipelineTest {
         MasterConfig config = MasterConfig.of(Map.of("max-in-flight", String.valueOf(maxInFlight), "max-frame", "64k",
                 "max-session", "32k", "max-attribute", "1000", "max-section", "4000"));
         return new EmbeddedChannel(new MasterServerInitializer(config, store, counters, () -> "{}".getBytes(),
-                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), holders, null, null));
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), holders, null, null, null));
     }
 
     static ByteBuf request(int opcode, int id, byte[] body) {

@@ -16,7 +16,7 @@ public final class HttpStatuses {
             case Status.CONFLICT -> HttpResponseStatus.CONFLICT;
             case Status.TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
             case Status.BAD_REQUEST, Status.UNSUPPORTED_VERSION -> HttpResponseStatus.BAD_REQUEST;
-            case Status.UNAVAILABLE, Status.NOT_LEADER -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+            case Status.UNAVAILABLE, Status.NOT_LEADER, Status.MOVED, Status.MOVING -> HttpResponseStatus.SERVICE_UNAVAILABLE;
             case Status.TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
             default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
         };

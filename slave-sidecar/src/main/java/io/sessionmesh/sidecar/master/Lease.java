@@ -26,6 +26,12 @@ public final class Lease {
         }
     }
 
+    /**
+     * Epoch numbers, unique across every lease of this process: a section cached under one master group's lease is
+     * never served under another's (a session that moved between groups, PROTOCOL.md 3.9).
+     */
+    private static final java.util.concurrent.atomic.AtomicInteger EPOCHS = new java.util.concurrent.atomic.AtomicInteger();
+
     private final long marginNanos;
     private volatile State state = new State(0, false, System.nanoTime());
     private long leaseNanos;
@@ -49,7 +55,7 @@ public final class Lease {
     /** The master answered REGISTER on a new control connection; {@code sentNanos} is when it was sent. */
     public synchronized void registered(long sentNanos, long leaseMillis) {
         leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        state = new State(state.epoch + 1, true, sentNanos + leaseNanos - marginNanos);
+        state = new State(EPOCHS.incrementAndGet(), true, sentNanos + leaseNanos - marginNanos);
         counted = false;
         renewals.increment();
     }
@@ -81,7 +87,7 @@ public final class Lease {
                 lapsedAt = end;
                 expiries.increment();
             }
-            state = new State(s.epoch + 1, false, end);
+            state = new State(EPOCHS.incrementAndGet(), false, end);
             losses.increment();
         }
     }

@@ -2,6 +2,7 @@ package io.sessionmesh.sidecar.service;
 
 import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.CreateRequest;
@@ -89,10 +90,8 @@ public final class SidecarService implements SidecarOperations {
     @Override
     public CompletableFuture<SessionCreated> create(CreateRequest request) {
         metrics.request(Op.CREATE);
-        int index = router.forCreate(creates.getAndIncrement());
-        MasterPool pool = router.pools().get(index);
         Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
-        return timed(pool.call(c -> c.create(idle, router.placement(index))))
+        return timed(router.create(creates.getAndIncrement(), (c, placement) -> c.create(idle, placement)))
                 .thenApply(c -> new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
     }
 
@@ -127,8 +126,8 @@ public final class SidecarService implements SidecarOperations {
             metrics.sectionsFromCache.add(sections.size() - missing.size());
         }
         metrics.sectionsFromMaster.add(missing.size());
-        return timed(pool.call(c -> c.read(new ReadRequest(sessionId, missing))))
-                .handle((answer, error) -> {
+        return timed(router.call(sessionId, c -> c.read(new ReadRequest(sessionId, missing))))
+                .handle((routed, error) -> {
                     if (error != null) {
                         ReadOutcome stale = staleRead(sessionId, sections, lease, error);
                         if (stale != null) {
@@ -136,9 +135,12 @@ public final class SidecarService implements SidecarOperations {
                         }
                         throw failed(sessionId, error);
                     }
+                    MasterAnswer.Read answer = routed.value();
                     EncodedReadResult result = answer.result();
                     SessionTimes t = answer.times();
-                    if (t != null) {
+                    // Cached only under the lease of the group it came from: a session read where it moved to is not
+                    // cached until this sidecar's map sends its reads there first.
+                    if (t != null && routed.pool() == pool) {
                         cache.fill(sessionId, lookup.generation(), state.epoch(), lease::epoch, result.sections(),
                                 t.idleTimeoutMillis(), t.lifetimeLeftMillis());
                     }
@@ -191,13 +193,14 @@ public final class SidecarService implements SidecarOperations {
         Lease lease = pool.lease();
         int epoch = lease.epoch();
         long incarnation = cache.writeStarted(id, epoch);
-        return timed(pool.call(c -> c.write(request))).handle((answer, error) -> {
+        return timed(router.call(id, c -> c.write(request))).handle((routed, error) -> {
             if (error != null) {
                 cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
                 throw failed(id, error);
             }
+            MasterAnswer.Write answer = routed.value();
             WriteResult result = answer.result();
-            SessionTimes t = answer.times();
+            SessionTimes t = routed.pool() == pool ? answer.times() : null; // moved: the cache drops what it had
             long[] versions = new long[request.deltas().size()];
             for (int i = 0; i < versions.length; i++) {
                 Long v = result.versions().get(request.deltas().get(i).section());
@@ -217,10 +220,11 @@ public final class SidecarService implements SidecarOperations {
     public CompletableFuture<Void> touch(String sessionId) {
         metrics.request(Op.TOUCH);
         touched.remove(sessionId);
-        return timed(router.forSession(sessionId).call(c -> c.touch(sessionId))).handle((t, error) -> {
+        return timed(router.call(sessionId, c -> c.touch(sessionId))).handle((routed, error) -> {
             if (error != null) {
                 throw failed(sessionId, error);
             }
+            SessionTimes t = routed.value();
             if (t != null) {
                 cache.extend(sessionId, t.idleTimeoutMillis(), t.lifetimeLeftMillis());
             }
@@ -232,7 +236,7 @@ public final class SidecarService implements SidecarOperations {
     public CompletableFuture<Void> delete(String sessionId) {
         metrics.request(Op.DELETE);
         touched.remove(sessionId);
-        return timed(router.forSession(sessionId).call(c -> c.delete(sessionId))).handle((r, error) -> {
+        return timed(router.call(sessionId, c -> c.delete(sessionId))).handle((r, error) -> {
             cache.evict(sessionId);
             if (error != null) {
                 throw failed(sessionId, error);
@@ -259,7 +263,12 @@ public final class SidecarService implements SidecarOperations {
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
-        return timed(router.forSchema(uid).call(c -> c.fetchSchema(uid))).thenApply(s -> {
+        CompletableFuture<byte[]> fetched = router.forSchema(uid).call(c -> c.fetchSchema(uid)).exceptionallyCompose(e -> {
+            MasterPool before = router.schemaFallback(uid); // ranges moving: it may not have been copied yet
+            return before != null && status(e) == Status.NOT_FOUND ? before.call(c -> c.fetchSchema(uid))
+                    : CompletableFuture.failedFuture(e);
+        });
+        return timed(fetched).thenApply(s -> {
             schemas.put(uid, s);
             return s;
         });

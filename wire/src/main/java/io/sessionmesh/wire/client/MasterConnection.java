@@ -172,6 +172,11 @@ public final class MasterConnection implements AutoCloseable {
         return send(new MasterRequest.Stats());
     }
 
+    /** A group operation (PROTOCOL.md 3.9); the answer is the OK answer's body. */
+    public CompletableFuture<byte[]> groupOp(int opcode, byte[] body) {
+        return send(new MasterRequest.GroupOp(opcode, body));
+    }
+
     /** Confirms push {@code pushId} (an {@link Invalidation}) to the master, once it has been acted on. */
     public void confirmPush(int pushId) {
         channel.writeAndFlush(new Invalidation.Confirmation(pushId), channel.voidPromise());

@@ -299,6 +299,33 @@ public sealed interface MasterRequest<A> {
     }
 
     /**
+     * An operation on the master groups of a cluster (GROUP_MAP, GROUP_CHANGE, GROUP_APPLY, GROUP_IMPORT): the body as
+     * PROTOCOL.md 3.9 gives it, read by the master's group layer; the answer is the OK answer's body.
+     */
+    record GroupOp(int opcode, byte[] body) implements MasterRequest<byte[]> {
+        public GroupOp {
+            if (opcode < Opcodes.GROUP_MAP || opcode > Opcodes.GROUP_IMPORT) {
+                throw new IllegalArgumentException("opcode " + opcode + " is not a group operation");
+            }
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return body.length;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeBytes(body);
+        }
+
+        @Override
+        public byte[] decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return Bodies.bytes(answer.body());
+        }
+    }
+
+    /**
      * A body encoded beforehand, sent as it is under any opcode, answered by status only: for load generators that
      * encode once and send many times (as redis-benchmark does), and for tests of what a master does with odd bodies.
      */
@@ -349,6 +376,8 @@ public sealed interface MasterRequest<A> {
             }
             case Opcodes.SCHEMA_FETCH -> new FetchSchema(Bodies.readUid(body, true));
             case Opcodes.STATS -> new Stats();
+            case Opcodes.GROUP_MAP, Opcodes.GROUP_CHANGE, Opcodes.GROUP_APPLY, Opcodes.GROUP_IMPORT ->
+                    new GroupOp(frame.opcode(), Bodies.bytes(body));
             default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "opcode " + frame.opcode()
                     + " is unknown to this master (frame version " + FrameHeader.VERSION + ")");
         };

@@ -30,10 +30,18 @@ public final class Opcodes {
     public static final int INVALIDATE = 0x0A;
     /** A cache names itself on a connection; on its control connection this also starts its lease. */
     public static final int REGISTER = 0x0B;
+    /** The cluster map of master groups, from the directory group's leader (PROTOCOL.md 3.9); empty body. */
+    public static final int GROUP_MAP = 0x0C;
+    /** Adds or removes a master group, or sets the first map: sent to the directory group's leader (PROTOCOL.md 3.9). */
+    public static final int GROUP_CHANGE = 0x0D;
+    /** The directory's leader tells a group's leader a new map, and may ask it to hand off what it no longer owns. */
+    public static final int GROUP_APPLY = 0x0E;
+    /** A group's leader hands sessions and schemas to the group that owns them now. */
+    public static final int GROUP_IMPORT = 0x0F;
 
     private static final String[] NAMES = {
         null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
-        "REGISTER",
+        "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT",
     };
 
     private Opcodes() {

@@ -33,12 +33,23 @@ public final class Status {
      * address, {@code host:port}, or empty when this replica knows of none (PROTOCOL.md 3.8).
      */
     public static final int NOT_LEADER = 9;
+    /**
+     * The session (or schema) is not this master group's any more: a move of ranges to another group took it, or the
+     * cluster map gives it to another group. The message is the map's epoch, in decimal: the sender fetches a map at
+     * least that new and asks the group it names (PROTOCOL.md 3.9).
+     */
+    public static final int MOVED = 10;
+    /**
+     * The session is being moved between master groups at this moment (taken out of the old group, not yet in the new
+     * one): nothing was applied; send the request again in a few milliseconds (PROTOCOL.md 3.9).
+     */
+    public static final int MOVING = 11;
     /** The highest code the wire can carry (one unsigned byte). */
     public static final int MAX_CODE = 255;
 
     private static final String[] NAMES = {
         "OK", "NOT_FOUND", "CONFLICT", "TOO_LARGE", "BAD_REQUEST", "UNAVAILABLE", "TIMEOUT", "INTERNAL",
-        "UNSUPPORTED_VERSION", "NOT_LEADER",
+        "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING",
     };
     private static final String UNKNOWN_PREFIX = "STATUS_";
 

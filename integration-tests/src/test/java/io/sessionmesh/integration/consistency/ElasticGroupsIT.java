@@ -1,0 +1,253 @@
+package io.sessionmesh.integration.consistency;
+
+import io.sessionmesh.client.ClientMetrics;
+import io.sessionmesh.client.SessionMeshException;
+import io.sessionmesh.client.internal.SidecarApi;
+import io.sessionmesh.client.internal.SidecarHttp;
+import io.sessionmesh.testing.ServerProcess;
+import io.sessionmesh.wire.client.MasterConnection;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.SectionData;
+import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.WriteRequest;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Master groups added and removed while traffic runs (PROTOCOL.md 3.9), with many sessions: three groups of one
+ * replica each (real processes, Ratis with one peer), two sidecars that know only the first group, and writers that
+ * each own some sessions and count in them, reading every session back through the other sidecar. Under traffic the
+ * admin command adds the second group, adds the third, then removes the second. Every request must succeed (no 404
+ * for a live session, no 503), every read must see the writer's last acknowledged count, and at the end every session
+ * holds its last acknowledged count, on the group the map gives it to. The admin command's refusals are checked too.
+ * ({@code MasterFaultsIT} moves the hot sessions of the checker between groups of three in every cycle.)
+ */
+class ElasticGroupsIT {
+    static final int SESSIONS = 300;
+    static final int WRITERS = 4;
+    static final int VNODES = 256;
+
+    @TempDir
+    Path raftDirs;
+
+    private final List<ServerProcess> processes = new ArrayList<>();
+    private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+
+    @Test
+    void groupsAddedAndRemovedUnderTrafficLoseNothingAndNeverAnswer404() throws Exception {
+        int[][] groups = new int[3][];
+        for (int g = 0; g < 3; g++) {
+            groups[g] = new int[]{freePort(), freePort()};
+        }
+        try {
+            for (int g = 0; g < 3; g++) {
+                startMaster(g, groups[g]);
+            }
+            String directory = "127.0.0.1:" + groups[0][0];
+            List<URI> sidecars = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                ServerProcess p = start(ServerProcess.command(ConsistencyCluster.jar("sidecar.jar",
+                                "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", directory, "--port", "0",
+                        "--admin-port", "0", "--vnodes", String.valueOf(VNODES), "--master-timeout", "5s", "--io-threads", "1"));
+                p.awaitHealthy("\"valid\":true");
+                sidecars.add(URI.create("http://127.0.0.1:" + p.port()));
+            }
+
+            // refusals, before any traffic
+            Run directoryRemoved = groups(directory, "remove", directory);
+            assertEquals(1, directoryRemoved.exit, directoryRemoved.output);
+            assertTrue(directoryRemoved.output.contains("cannot be removed"), directoryRemoved.output);
+            Run unknown = groups(directory, "remove", "127.0.0.1:1");
+            assertTrue(unknown.exit == 1 && unknown.output.contains("NOT_FOUND"), unknown.output);
+            Run notRunning = groups(directory, "add", "127.0.0.1:" + freePort());
+            assertTrue(notRunning.exit == 1 && notRunning.output.contains("start its replicas first"), notRunning.output);
+
+            List<String> ids = new ArrayList<>();
+            try (SidecarHttp http = new SidecarHttp(sidecars.get(0), Duration.ofSeconds(1), Duration.ofSeconds(10), 1, 1 << 20)) {
+                SidecarApi api = new SidecarApi(http, new BinaryTransportCodec(), ClientMetrics.NONE);
+                for (int i = 0; i < SESSIONS; i++) {
+                    ids.add(api.create(3600).sessionId());
+                }
+            }
+            Map<String, Long> acknowledged = new ConcurrentHashMap<>();
+            Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+            AtomicLong stale = new AtomicLong();
+            AtomicLong operations = new AtomicLong();
+            AtomicBoolean stop = new AtomicBoolean();
+            ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                List<String> own = new ArrayList<>();
+                for (int i = w; i < SESSIONS; i += WRITERS) {
+                    own.add(ids.get(i));
+                }
+                URI writeVia = sidecars.get(w % 2);
+                URI readVia = sidecars.get((w + 1) % 2);
+                writers.add(pool.submit(() -> write(own, writeVia, readVia, acknowledged, failures, stale, operations, stop)));
+            }
+
+            Thread.sleep(1_500);
+            String second = "127.0.0.1:" + groups[1][0];
+            String third = "127.0.0.1:" + groups[2][0];
+            List<String> moves = new ArrayList<>();
+            for (String[] change : List.of(new String[]{"add", second}, new String[]{"add", third},
+                    new String[]{"remove", second})) {
+                long before = operations.get();
+                Run run = groups(directory, change);
+                assertEquals(0, run.exit, String.join(" ", change) + ": " + run.output);
+                Thread.sleep(1_500);
+                moves.add(String.join(" ", change) + ": " + doneIn(run) + " ms, " + (operations.get() - before) + " operations");
+            }
+            stop.set(true);
+            for (Future<?> f : writers) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            System.out.println("ElasticGroupsIT: " + operations.get() + " operations; moves " + moves + "; failures "
+                    + failures + "; stale " + stale.get());
+
+            assertEquals(Map.of(), Map.copyOf(failures), "every request succeeds while groups move");
+            assertEquals(0, stale.get(), "reads older than the reader's writer's last acknowledged write");
+            assertTrue(operations.get() > SESSIONS, "traffic ran: " + operations.get());
+            // every session, through both sidecars, holds its last acknowledged count
+            for (URI via : sidecars) {
+                try (SidecarHttp http = new SidecarHttp(via, Duration.ofSeconds(1), Duration.ofSeconds(10), 1, 1 << 20)) {
+                    SidecarApi api = new SidecarApi(http, new BinaryTransportCodec(), ClientMetrics.NONE);
+                    for (String id : ids) {
+                        assertEquals(acknowledged.getOrDefault(id, 0L), count(api.read(id, List.of("c"))), "session " + id);
+                    }
+                }
+            }
+            long first = stat(groups[0][0], "sessions");
+            long removed = stat(groups[1][0], "sessions");
+            long last = stat(groups[2][0], "sessions");
+            assertEquals(0, removed, "the removed group handed off every session");
+            assertEquals(SESSIONS, first + last, "every session is in the first or the third group");
+            assertTrue(first > 0 && last > 0, "both groups hold sessions: " + first + " and " + last);
+            assertTrue(stat(groups[1][0], "group_sessions_handed_off") > 0, "the removed group handed its sessions on");
+        } finally {
+            for (ServerProcess p : processes) {
+                p.close();
+            }
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    private void startMaster(int g, int[] ports) throws IOException {
+        ServerProcess p = start(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                        "master-store/target/sessionmesh-master.jar"), "--port", String.valueOf(ports[0]),
+                "--replicas", "g" + g + "=127.0.0.1:" + ports[0] + "/" + ports[1], "--replica-id", "g" + g,
+                "--raft-dir", raftDirs.resolve("g" + g).toString(), "--lease", "1s", "--io-threads", "1"));
+        io.sessionmesh.testing.Await.until("group " + g + " leads", Duration.ofSeconds(30),
+                () -> stat(ports[0], "replica_leads") == 1);
+    }
+
+    private ServerProcess start(List<String> command) throws IOException {
+        ServerProcess p = ServerProcess.start(command);
+        processes.add(p);
+        return p;
+    }
+
+    /** One writer: counts in its own sessions (one attribute), and reads each back through the other sidecar. */
+    private static void write(List<String> own, URI writeVia, URI readVia, Map<String, Long> acknowledged,
+                              Map<String, LongAdder> failures, AtomicLong stale, AtomicLong operations, AtomicBoolean stop) {
+        try (SidecarHttp w = new SidecarHttp(writeVia, Duration.ofSeconds(1), Duration.ofSeconds(10), 1, 1 << 20);
+             SidecarHttp r = new SidecarHttp(readVia, Duration.ofSeconds(1), Duration.ofSeconds(10), 1, 1 << 20)) {
+            SidecarApi writer = new SidecarApi(w, new BinaryTransportCodec(), ClientMetrics.NONE);
+            SidecarApi reader = new SidecarApi(r, new BinaryTransportCodec(), ClientMetrics.NONE);
+            int i = 0;
+            while (!stop.get()) {
+                String id = own.get(i++ % own.size());
+                long next = acknowledged.getOrDefault(id, 0L) + 1;
+                try {
+                    writer.write(new WriteRequest(id, List.of(new SectionDelta("c", Map.of("n",
+                            ByteBuffer.allocate(8).putLong(next).array()), List.of()))));
+                    acknowledged.put(id, next);
+                } catch (SessionMeshException e) {
+                    failures.computeIfAbsent("write: " + e.getMessage(), k -> new LongAdder()).increment();
+                }
+                try {
+                    long seen = count(reader.read(id, List.of("c")));
+                    if (seen < acknowledged.getOrDefault(id, 0L)) {
+                        stale.incrementAndGet();
+                    }
+                } catch (SessionMeshException e) {
+                    failures.computeIfAbsent("read: " + e.getMessage(), k -> new LongAdder()).increment();
+                }
+                operations.addAndGet(2);
+            }
+        }
+    }
+
+    private static long count(ReadResult result) {
+        SectionData c = result.section("c").orElseThrow();
+        byte[] v = c.attributes().get("n");
+        return v == null ? 0 : ByteBuffer.wrap(v).getLong();
+    }
+
+    record Run(int exit, String output) {
+    }
+
+    private static Run groups(String directory, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                "master-store/target/sessionmesh-master.jar"), "groups", "--directory", directory, "--wait", "2m"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(150, TimeUnit.SECONDS), "the admin command did not exit: " + output);
+        return new Run(p.exitValue(), output);
+    }
+
+    private static long doneIn(Run run) {
+        Matcher m = Pattern.compile("done in (\\d+) ms").matcher(run.output);
+        assertTrue(m.find(), run.output);
+        return Long.parseLong(m.group(1));
+    }
+
+    private long stat(int port, String name) {
+        try (MasterConnection c = MasterConnection.connect(loop, new InetSocketAddress("127.0.0.1", port),
+                MasterConnectionOptions.DEFAULT, null).get(2, TimeUnit.SECONDS)) {
+            Matcher m = Pattern.compile("\"" + name + "\":(-?\\d+)").matcher(c.stats().get(2, TimeUnit.SECONDS));
+            return m.find() ? Long.parseLong(m.group(1)) : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

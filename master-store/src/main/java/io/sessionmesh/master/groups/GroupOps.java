@@ -1,0 +1,457 @@
+package io.sessionmesh.master.groups;
+
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.master.replication.GroupMoves;
+import io.sessionmesh.master.replication.ReplicaCommand;
+import io.sessionmesh.master.replication.ReplicaGroup;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.master.store.StoreException;
+import io.sessionmesh.master.store.StoreSnapshot;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.placement.GroupMap;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Elastic master groups on one replica (PROTOCOL.md 3.9): the GROUP_* operations it answers as its group's leader, the
+ * directory's driver of moves (on the leader of the directory group, the first group of the map), and the handoff of
+ * the sessions this group no longer owns to the groups that own them now.
+ *
+ * <p>A move, driven by the directory's leader once a GROUP_CHANGE put a MOVING map in its log: (1) every group, old
+ * and new, applies the MOVING map (GROUP_APPLY); from then on a group refuses to create a session the new map places
+ * elsewhere, and a group that is gaining sessions answers MOVING for one it has not received yet. (2) every group of
+ * the old map hands off what the new map gives to others, batch by batch: a HANDOFF entry takes the batch out of its
+ * store into its outbox (replicated), telling every cache that held any of it; once those caches confirmed (or their
+ * leases ran out) and writes are open on this leader, the batch goes to its new group (GROUP_IMPORT, applied there
+ * through its own log), then a HANDED entry empties it from the outbox. A request for a session in the outbox is
+ * answered MOVING, for one handed off MOVED. (3) the directory commits the settled map and tells every group.
+ */
+public final class GroupOps implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GroupOps.class);
+
+    /** GROUP_CHANGE kinds. */
+    public static final int CHANGE_FIRST = 1;
+    public static final int CHANGE_ADD = 2;
+    public static final int CHANGE_REMOVE = 3;
+    /** GROUP_APPLY flag: hand off what the map gives to other groups, and answer how many sessions are left to move. */
+    public static final int APPLY_HAND_OFF = 1;
+    /** Most sessions in one HANDOFF entry and one GROUP_IMPORT. */
+    public static final int MAX_MOVE_SESSIONS = 512;
+    /** About the most bytes of session records in one GROUP_IMPORT (well under a master's max-frame). */
+    public static final long MAX_MOVE_BYTES = 1 << 20;
+    /** Longest wait for another group's leader to answer one call (an election takes a few seconds). */
+    public static final long CALL_TIMEOUT_MILLIS = 15_000;
+    /** Longest wait for a group being added to answer, before the change is refused. */
+    public static final long NEW_GROUP_WAIT_MILLIS = 5_000;
+    /** How often the directory's leader looks for a move to drive or a map to pass on. */
+    public static final long DRIVE_INTERVAL_MILLIS = 200;
+
+    private final ReplicaGroup group;
+    private final SessionStore store;
+    private final Invalidator anonymous;
+    private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("group-links", true),
+            NioIoHandler.newFactory());
+    private final MasterConnectionOptions linkOptions = MasterConnectionOptions.builder()
+            .requestTimeout(Duration.ofMillis(CALL_TIMEOUT_MILLIS)).build();
+    private final Map<String, GroupLink> links = new ConcurrentHashMap<>();
+    /** GROUP_CHANGE and GROUP_APPLY: they wait for the log, and for other groups. */
+    private final ExecutorService requests = Executors.newSingleThreadExecutor(daemon("group-requests"));
+    private final ExecutorService handoff = Executors.newSingleThreadExecutor(daemon("group-handoff"));
+    private final ScheduledExecutorService directory = Executors.newSingleThreadScheduledExecutor(daemon("group-directory"));
+    /** The epoch of the map the handoff runs for (-1: none), and how many sessions it still has to move (-1: not counted yet). */
+    private volatile long handoffEpoch = -1;
+    private volatile long left = -1;
+    private volatile boolean handoffRunning;
+    /** The epoch each group (by name) confirmed it applied, as the directory's leader last heard. */
+    private final Map<String, Long> confirmed = new ConcurrentHashMap<>();
+    /** Groups the last move removed: told the settled map too, while they answer. */
+    private volatile List<List<String>> removed = List.of();
+    private volatile boolean closed;
+    private volatile long movedSessions;
+
+    public GroupOps(ReplicaGroup group, SessionStore store, Invalidator anonymous) {
+        this.group = group;
+        this.store = store;
+        this.anonymous = anonymous;
+        directory.scheduleWithFixedDelay(this::drive, DRIVE_INTERVAL_MILLIS, DRIVE_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Sessions this replica handed off to other groups since it started. */
+    public long movedSessions() {
+        return movedSessions;
+    }
+
+    /** The answer body of a GROUP_* request this replica got as its group's leader. */
+    public CompletableFuture<byte[]> answer(int opcode, byte[] body) {
+        return switch (opcode) {
+            case Opcodes.GROUP_MAP -> {
+                GroupMap map = group.moves().map();
+                yield CompletableFuture.completedFuture(map == null ? new byte[0] : map.encode());
+            }
+            case Opcodes.GROUP_CHANGE -> CompletableFuture.supplyAsync(() -> change(body), requests);
+            case Opcodes.GROUP_APPLY -> CompletableFuture.supplyAsync(() -> apply(body), requests);
+            case Opcodes.GROUP_IMPORT -> group.propose(new ReplicaCommand.Blob(ReplicaCommand.IMPORT, body), 0, anonymous)
+                    .thenApply(adopted -> ByteBuffer.allocate(4).putInt((Integer) adopted).array());
+            default -> CompletableFuture.failedFuture(new StoreException(Status.UNSUPPORTED_VERSION,
+                    Opcodes.name(opcode) + " is not a group operation"));
+        };
+    }
+
+    /** GROUP_CHANGE on the directory's leader: {@code | kind: u8 | FIRST: a map; ADD: replicas "h:p|h:p"; REMOVE: a group's name |}. */
+    private byte[] change(byte[] body) {
+        if (body.length < 1) {
+            throw new StoreException(Status.BAD_REQUEST, "GROUP_CHANGE needs a kind byte");
+        }
+        int kind = body[0] & 0xFF;
+        byte[] rest = java.util.Arrays.copyOfRange(body, 1, body.length);
+        GroupMap map = group.moves().map();
+        if (kind == CHANGE_FIRST) {
+            if (map == null) {
+                GroupMap first = GroupMap.decode(rest);
+                if (first.epoch() != 1 || first.moving()) {
+                    throw new StoreException(Status.BAD_REQUEST, "a first map has epoch 1 and is stable, not " + first);
+                }
+                if (!first.names().get(0).equals(group.moves().selfName(first))) {
+                    throw new StoreException(Status.BAD_REQUEST, "the first group of a first map is the directory: "
+                            + first.names().get(0) + " is not this group");
+                }
+                propose(ReplicaCommand.MAP, first.encode());
+                log.info("directory: first {}", first);
+            }
+            return group.moves().map().encode();
+        }
+        if (map == null) {
+            throw new StoreException(Status.BAD_REQUEST, "this group has no map yet: start a sidecar on it first, or send FIRST");
+        }
+        requireDirectory(map);
+        String arg = new String(rest, StandardCharsets.US_ASCII).trim();
+        GroupMap next;
+        try {
+            if (kind == CHANGE_ADD) {
+                List<List<String>> groups = GroupMap.parseGroups(arg);
+                if (groups.size() != 1) {
+                    throw new IllegalArgumentException("ADD takes one group, its replicas separated by |: \"" + arg + "\"");
+                }
+                next = map.adding(groups.get(0));
+                // The new group must lead before the map names it: sidecars send it creations as soon as they see it.
+                try {
+                    link(groups.get(0)).call(Opcodes.GROUP_MAP, new byte[0], NEW_GROUP_WAIT_MILLIS);
+                } catch (StoreException e) {
+                    throw new StoreException(Status.BAD_REQUEST, "group " + groups.get(0) + " has no leader that answers ("
+                            + e.getMessage() + "): start its replicas first");
+                }
+            } else if (kind == CHANGE_REMOVE) {
+                if (arg.equals(map.names().get(0))) {
+                    throw new IllegalArgumentException("group " + arg + " is the directory (the first group); it cannot be removed");
+                }
+                next = map.removing(arg);
+            } else {
+                throw new StoreException(Status.BAD_REQUEST, "GROUP_CHANGE kind " + kind + ": 1 FIRST, 2 ADD or 3 REMOVE");
+            }
+        } catch (IllegalStateException e) {
+            throw new StoreException(Status.CONFLICT, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(e.getMessage().startsWith("no group named") ? Status.NOT_FOUND : Status.BAD_REQUEST,
+                    e.getMessage());
+        }
+        propose(ReplicaCommand.MAP, next.encode());
+        log.info("directory: {} committed; moving ranges", next);
+        return next.encode();
+    }
+
+    private void requireDirectory(GroupMap map) {
+        String self = group.moves().selfName(map);
+        if (!map.names().get(0).equals(self)) {
+            throw new StoreException(Status.BAD_REQUEST, "this is group " + self + ", not the directory: send it to group "
+                    + map.names().get(0));
+        }
+    }
+
+    /** GROUP_APPLY: {@code | flags: u8 | map |}; answers {@code | sessions left to hand off: u64 |}. */
+    private byte[] apply(byte[] body) {
+        if (body.length < 2) {
+            throw new StoreException(Status.BAD_REQUEST, "GROUP_APPLY needs flags and a map");
+        }
+        GroupMap next = GroupMap.decode(java.util.Arrays.copyOfRange(body, 1, body.length));
+        GroupMap map = group.moves().map();
+        if (map == null || next.epoch() > map.epoch()) {
+            propose(ReplicaCommand.MAP, next.encode());
+            map = group.moves().map();
+        }
+        long remaining = 0;
+        if ((body[0] & APPLY_HAND_OFF) != 0) {
+            if (map.epoch() != next.epoch()) {
+                throw new StoreException(Status.CONFLICT, "this group is at map " + map.epoch() + ", not " + next.epoch());
+            }
+            remaining = handOff(map);
+        }
+        return ByteBuffer.allocate(8).putLong(remaining).array();
+    }
+
+    private Object propose(int kind, byte[] bytes) {
+        return await(group.propose(new ReplicaCommand.Blob(kind, bytes), 0, anonymous));
+    }
+
+    private static Object await(CompletableFuture<Object> f) {
+        try {
+            return f.get(CALL_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(Status.UNAVAILABLE, "interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof StoreException se) {
+                throw se;
+            }
+            throw new StoreException(Status.INTERNAL, String.valueOf(e.getCause()));
+        } catch (TimeoutException e) {
+            throw new StoreException(Status.TIMEOUT, "the group did not apply the entry in " + CALL_TIMEOUT_MILLIS + " ms");
+        }
+    }
+
+    // ---- the handoff, on this group's leader
+
+    /** Starts (or keeps running) the handoff for {@code map}; how many sessions are left (1 while not counted). */
+    private synchronized long handOff(GroupMap map) {
+        boolean done = handoffEpoch == map.epoch() && left == 0;
+        if (handoffEpoch != map.epoch() || (!handoffRunning && !done)) {
+            handoffEpoch = map.epoch();
+            left = -1;
+            handoffRunning = true;
+            handoff.execute(() -> runHandOff(map));
+        }
+        long l = left;
+        return l < 0 ? 1 : l;
+    }
+
+    private void runHandOff(GroupMap map) {
+        String self = group.moves().selfName(map);
+        long moved = 0;
+        try {
+            sendSchemas(map, self);
+            while (!closed && group.leads() && sameMap(map)) {
+                List<GroupMoves.Outgoing> out = group.moves().nextOut(MAX_MOVE_SESSIONS, MAX_MOVE_BYTES);
+                if (!out.isEmpty()) {
+                    waitWritesOpen();
+                    send(map, out);
+                    propose(ReplicaCommand.HANDED, out);
+                    moved += out.size();
+                    movedSessions += out.size();
+                    left = group.moves().outboxSize() + 1;
+                    continue;
+                }
+                List<String> ids = misplaced(map, self, MAX_MOVE_SESSIONS);
+                if (ids.isEmpty()) {
+                    left = 0;
+                    log.info("group {}: handoff for map {} done: {} sessions moved by this leader", self, map.epoch(), moved);
+                    return;
+                }
+                left = ids.size() + 1;
+                @SuppressWarnings("unchecked")
+                List<Fence> fences = (List<Fence>) await(group.propose(
+                        new ReplicaCommand.Sessions(ReplicaCommand.HANDOFF, ids), 0, anonymous));
+                for (Fence f : fences) {
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    f.whenDone(() -> done.complete(null));
+                    done.get(CALL_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            log.warn("group {}: handoff for map {} stopped ({}); the directory asks again", self, map.epoch(), e.toString());
+        } finally {
+            synchronized (this) {
+                handoffRunning = false;
+            }
+        }
+    }
+
+    private boolean sameMap(GroupMap map) {
+        GroupMap m = group.moves().map();
+        return m != null && m.epoch() == map.epoch();
+    }
+
+    private void propose(int kind, List<GroupMoves.Outgoing> out) {
+        await(group.propose(new ReplicaCommand.Sessions(kind, out.stream().map(GroupMoves.Outgoing::sessionId).toList()),
+                0, anonymous));
+    }
+
+    /** A leader just elected waits out the old leader's leases before a session leaves: caches may still serve it. */
+    private void waitWritesOpen() throws InterruptedException {
+        long wait = group.writesOpenNanos() - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+
+    /** Sends a batch from the outbox to the groups that own its sessions now. */
+    private void send(GroupMap map, List<GroupMoves.Outgoing> out) {
+        Map<String, List<byte[]>> byTarget = new LinkedHashMap<>();
+        for (GroupMoves.Outgoing o : out) {
+            byTarget.computeIfAbsent(o.target(), t -> new ArrayList<>()).add(o.record());
+        }
+        byTarget.forEach((target, records) -> {
+            List<String> replicas = map.group(target);
+            if (replicas == null) {
+                throw new StoreException(Status.INTERNAL, "map " + map.epoch() + " has no group " + target);
+            }
+            link(replicas).call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(Map.of(), records), CALL_TIMEOUT_MILLIS);
+        });
+    }
+
+    /** Copies every schema the map places on another group to it (schemas are kept here too: they never change). */
+    private void sendSchemas(GroupMap map, String self) {
+        Map<String, Map<Long, byte[]>> byTarget = new HashMap<>();
+        store.schemas().forEach((uid, bytes) -> {
+            String owner = map.owner("schema:" + Long.toHexString(uid));
+            if (!owner.equals(self)) {
+                byTarget.computeIfAbsent(owner, o -> new LinkedHashMap<>()).put(uid, bytes);
+            }
+        });
+        byTarget.forEach((target, schemas) -> link(map.group(target))
+                .call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(schemas, List.of()), CALL_TIMEOUT_MILLIS));
+    }
+
+    /** Up to {@code max} ids of live sessions the map gives to another group. */
+    private List<String> misplaced(GroupMap map, String self, int max) {
+        List<String> ids = new ArrayList<>();
+        for (Iterator<String> it = store.sessionIds(); it.hasNext() && ids.size() < max; ) {
+            String id = it.next();
+            if (!map.owner(id).equals(self)) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    // ---- the directory, on the leader of the first group
+
+    private void drive() {
+        try {
+            GroupMap map = group.moves().map();
+            if (closed || map == null || !group.leads() || !map.names().get(0).equals(group.moves().selfName(map))) {
+                return;
+            }
+            if (map.moving()) {
+                move(map);
+            } else {
+                tellAll(map);
+            }
+        } catch (RuntimeException e) {
+            log.warn("directory: {}; trying again", e.toString());
+        }
+    }
+
+    private void move(GroupMap map) {
+        byte[] plain = applyBody(0, map);
+        for (List<String> g : map.allGroups()) {
+            link(g).call(Opcodes.GROUP_APPLY, plain, CALL_TIMEOUT_MILLIS);
+            confirmed.put(g.get(0), map.epoch());
+        }
+        byte[] handOff = applyBody(APPLY_HAND_OFF, map);
+        while (!closed && group.leads()) {
+            long left = 0;
+            for (List<String> g : map.previous()) {
+                left += ByteBuffer.wrap(link(g).call(Opcodes.GROUP_APPLY, handOff, CALL_TIMEOUT_MILLIS)).getLong();
+            }
+            if (left == 0) {
+                break;
+            }
+            try {
+                Thread.sleep(DRIVE_INTERVAL_MILLIS / 2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (closed || !group.leads()) {
+            return;
+        }
+        GroupMap settled = map.settled();
+        List<List<String>> gone = new ArrayList<>(map.allGroups());
+        gone.removeIf(g -> settled.names().contains(g.get(0)));
+        removed = gone;
+        propose(ReplicaCommand.MAP, settled.encode());
+        log.info("directory: move done, {}", settled);
+        tellAll(settled);
+    }
+
+    /** Passes a stable map on to every group that has not confirmed it (and to the groups just removed, while they answer). */
+    private void tellAll(GroupMap map) {
+        byte[] body = applyBody(0, map);
+        List<List<String>> all = new ArrayList<>(map.groups());
+        all.addAll(removed);
+        for (List<String> g : all) {
+            Long at = confirmed.get(g.get(0));
+            if (at != null && at >= map.epoch()) {
+                continue;
+            }
+            try {
+                link(g).call(Opcodes.GROUP_APPLY, body, removed.contains(g) ? 1_000 : CALL_TIMEOUT_MILLIS);
+                confirmed.put(g.get(0), map.epoch());
+            } catch (StoreException e) {
+                if (removed.contains(g)) {
+                    confirmed.put(g.get(0), map.epoch()); // gone already: nobody asks it any more
+                } else {
+                    log.warn("directory: group {} did not take map {}: {}", g.get(0), map.epoch(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static byte[] applyBody(int flags, GroupMap map) {
+        byte[] m = map.encode();
+        byte[] body = new byte[1 + m.length];
+        body[0] = (byte) flags;
+        System.arraycopy(m, 0, body, 1, m.length);
+        return body;
+    }
+
+    private GroupLink link(List<String> replicas) {
+        return links.computeIfAbsent(String.join("|", replicas), k -> new GroupLink(replicas, loop, linkOptions));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        directory.shutdownNow();
+        handoff.shutdownNow();
+        requests.shutdownNow();
+        links.values().forEach(GroupLink::close);
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}
