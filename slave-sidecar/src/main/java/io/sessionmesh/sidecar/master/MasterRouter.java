@@ -218,8 +218,12 @@ public final class MasterRouter implements AutoCloseable {
         MasterPool asked = pool;
         return pool.call(request).thenApply(v -> new Routed<>(v, asked)).exceptionallyCompose(e -> {
             int status = MasterException.statusOf(e);
-            if ((status != Status.MOVED && status != Status.MOVING) || System.nanoTime() - deadline >= 0 || closed) {
+            if ((status != Status.MOVED && status != Status.MOVING) || closed) {
                 return CompletableFuture.failedFuture(e);
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return CompletableFuture.failedFuture(new MasterException(Status.UNAVAILABLE, "session " + sessionId
+                        + " is moving between master groups and was not reachable within the master timeout; try again"));
             }
             if (status == Status.MOVING) {
                 return later(() -> attempt(sessionId, request, deadline, null), deadline);
