@@ -81,6 +81,7 @@ class ElasticGroupsIT {
                                 "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", directory, "--port", "0",
                         "--admin-port", "0", "--vnodes", String.valueOf(VNODES), "--master-timeout", "5s", "--io-threads", "1"));
                 p.awaitHealthy("\"valid\":true");
+                p.awaitHealthy(GroupCluster.ROUTED_BY_MAP); // the first sidecar up has given the directory its map
                 sidecars.add(URI.create("http://127.0.0.1:" + p.port()));
             }
 

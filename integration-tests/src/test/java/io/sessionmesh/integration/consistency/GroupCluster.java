@@ -77,6 +77,7 @@ final class GroupCluster implements AutoCloseable {
         }
         for (int s = 0; s < sidecarCount; s++) {
             awaitLease(s);
+            sidecars.get(s).awaitHealthy(ROUTED_BY_MAP);
         }
     }
 
@@ -176,6 +177,9 @@ final class GroupCluster implements AutoCloseable {
     URI api(int sidecar) {
         return URI.create("http://127.0.0.1:" + sidecars.get(sidecar).port());
     }
+
+    /** In a sidecar's health once it routes by the directory's cluster map (PROTOCOL.md 3.9), not by --masters. */
+    static final String ROUTED_BY_MAP = "\"routing\":\"map\"";
 
     /** Waits until the sidecar holds a valid lease with the group's leader. */
     void awaitLease(int sidecar) {

@@ -5,6 +5,8 @@ import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.sidecar.cache.SessionEntry;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
+import io.sessionmesh.sidecar.master.MasterRouter;
+import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.sidecar.service.SidecarService;
 
 import io.netty.buffer.Unpooled;
@@ -167,7 +169,25 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", up ? "UP" : "DOWN");
         body.put("masters", masters);
+        body.put("cluster", cluster());
         return json(up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, Json.write(body));
+    }
+
+    /** The cluster map this sidecar routes by (PROTOCOL.md 3.9). */
+    private Map<String, Object> cluster() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        MasterRouter router = service.router();
+        m.put("routing", router.routing());
+        GroupMap map = router.map();
+        if (map != null) {
+            m.put("epoch", map.epoch());
+            m.put("state", map.moving() ? "MOVING" : "STABLE");
+            m.put("groups", map.groups().stream().map(g -> String.join("|", g)).toList());
+            if (map.moving()) {
+                m.put("groups_before", map.previous().stream().map(g -> String.join("|", g)).toList());
+            }
+        }
+        return m;
     }
 
     Map<String, Object> stats() {

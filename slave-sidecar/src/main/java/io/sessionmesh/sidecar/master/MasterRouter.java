@@ -43,6 +43,8 @@ public final class MasterRouter implements AutoCloseable {
 
     /** How often the cluster map is fetched from the directory. */
     public static final long MAP_REFRESH_MILLIS = 1_000;
+    /** How often a sidecar that has no map yet asks the directory again (at start, while its masters come up). */
+    static final long PENDING_MAP_RETRY_MILLIS = 100;
     /** How long past the request timeout a pool of a group that left the map stays open. */
     static final long CLOSE_GRACE_MILLIS = 1_000;
     /** Pause before asking again for a session that is MOVING between groups. */
@@ -85,6 +87,7 @@ public final class MasterRouter implements AutoCloseable {
     /** False once the directory answered that its masters keep no map (not replicated). */
     private volatile boolean mapped = true;
     private volatile CompletableFuture<GroupMap> refreshing;
+    private volatile long lastRefreshNanos = System.nanoTime();
 
     /** One master per address (each a group of one). */
     public static MasterRouter of(List<InetSocketAddress> masters, int vnodes, MasterPool.Options options, EventLoopGroup group,
@@ -132,7 +135,30 @@ public final class MasterRouter implements AutoCloseable {
     public void start() {
         started = true;
         layout.byName().values().forEach(MasterPool::start);
-        group.next().scheduleWithFixedDelay(() -> refresh(), 0, MAP_REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+        group.next().scheduleWithFixedDelay(this::tick, 0, PENDING_MAP_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Fetches the map every {@link #MAP_REFRESH_MILLIS}, or every {@link #PENDING_MAP_RETRY_MILLIS} until one is known. */
+    private void tick() {
+        long now = System.nanoTime();
+        if (layout.map() == null || now - lastRefreshNanos >= TimeUnit.MILLISECONDS.toNanos(MAP_REFRESH_MILLIS)) {
+            lastRefreshNanos = now;
+            refresh();
+        }
+    }
+
+    /** The cluster map in use: null while none has been fetched, and for masters that keep none. */
+    public GroupMap map() {
+        return layout.map();
+    }
+
+    /**
+     * How sessions are routed: {@code "map"} (the directory's cluster map), {@code "static"} (masters that keep no map:
+     * the ring of {@code --masters}), or {@code "pending"} (replicated masters whose map has not been fetched yet:
+     * the ring of {@code --masters} meanwhile).
+     */
+    public String routing() {
+        return !mapped ? "static" : layout.map() == null ? "pending" : "map";
     }
 
     /** The group asked first for a session (its owner, or the one that had it before while ranges move). */
@@ -184,11 +210,6 @@ public final class MasterRouter implements AutoCloseable {
     /** Every pool this router has open: the map's groups and, while ranges move, the groups before. */
     public List<MasterPool> allPools() {
         return List.copyOf(layout.byName().values());
-    }
-
-    /** The cluster map in use, or null for masters that keep none. */
-    public GroupMap map() {
-        return layout.map();
     }
 
     /** Whether any master is reachable. */
