@@ -59,7 +59,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         int op = received.request().opcode();
         Object answer;
         try {
-            answer = answer(id, received.request());
+            answer = answer(ctx, id, received.request());
         } catch (StoreException e) {
             counters.errors.increment();
             answer = new MasterAnswer.Error(op, id, e.status(), e.getMessage());
@@ -72,7 +72,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The answer to one request: a {@link MasterAnswer}, or a {@link FencedAnswer} that waits for invalidations. */
-    private Object answer(int id, MasterRequest<?> request) {
+    private Object answer(ChannelHandlerContext ctx, int id, MasterRequest<?> request) {
         if (request instanceof MasterRequest.Read r) {
             EncodedReadResult result = store.read(r.message(), registration.holderBit());
             return new MasterAnswer.Read(id, result, times(result.sessionId()));
@@ -86,8 +86,17 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
             return new MasterAnswer.Touched(id, times(t.sessionId()));
         }
         if (request instanceof MasterRequest.Create c) {
-            SessionStore.CreatedSession created = store.create(c.idleTimeout(), idsOf(c));
-            return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+            if (c.placement() == null) {
+                return created(id, c, null);
+            }
+            HashRing<Integer> ring = Placements.cached(c.placement());
+            if (ring != null) {
+                return created(id, c, ring);
+            }
+            // a ring not built yet is built off this loop; the CREATE is answered once it is (DeferredAnswer)
+            return new DeferredAnswer(Placements.ring(c.placement())
+                    .thenApplyAsync(built -> created(id, c, built), ctx.executor())
+                    .exceptionally(failure -> failed(id, c, failure)));
         }
         if (request instanceof MasterRequest.Delete d) {
             return fenced(MasterAnswer.Bytes.empty(Opcodes.DELETE, id),
@@ -116,14 +125,23 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         return fence == null || fence.isDone() ? answer : new FencedAnswer(answer, fence);
     }
 
-    /** Which ids a CREATE may take: any, or those whose place on the sender's ring of masters is this master's. */
-    private static Predicate<String> idsOf(MasterRequest.Create create) {
-        if (create.placement() == null) {
-            return candidate -> true;
+    /** A CREATE answered; {@code ring} is its placement's (null for none): ids whose place on it is this master's. */
+    private MasterAnswer created(int id, MasterRequest.Create create, HashRing<Integer> ring) {
+        Predicate<String> ids = ring == null ? candidate -> true : candidate -> ring.indexFor(candidate) == create.placement().self();
+        SessionStore.CreatedSession created = store.create(create.idleTimeout(), ids);
+        return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+    }
+
+    /** A CREATE that failed after its ring was built off the loop: the error channelRead would have answered. */
+    private MasterAnswer failed(int id, MasterRequest.Create create, Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        counters.errors.increment();
+        if (cause instanceof StoreException e) {
+            return new MasterAnswer.Error(create.opcode(), id, e.status(), e.getMessage());
         }
-        HashRing<Integer> ring = Placements.ring(create.placement());
-        int self = create.placement().self();
-        return candidate -> ring.indexFor(candidate) == self;
+        log.error("CREATE failed", cause);
+        return new MasterAnswer.Error(create.opcode(), id, Status.INTERNAL, "CREATE failed: " + cause);
     }
 
     /** The session's times for an answer (PROTOCOL.md 3.2); zeros when it is already gone. */

@@ -116,9 +116,12 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                     registration.invalidator()).thenApply(outcome -> new MasterAnswer.Touched(id, times(t.sessionId())));
         }
         if (request instanceof MasterRequest.Create c) {
-            String sessionId = newId(c);
             long idle = c.idleTimeout() == null ? 0 : c.idleTimeout().toMillis();
-            return group.propose(new ReplicaCommand.Create(sessionId, idle), bit, registration.invalidator())
+            // a ring not built yet is built off this loop (Placements); the id is chosen once it is
+            CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
+                    ? CompletableFuture.completedFuture(null) : Placements.ring(c.placement());
+            return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle), bit,
+                            registration.invalidator()))
                     .thenApply(outcome -> {
                         SessionStore.CreatedSession created = (SessionStore.CreatedSession) outcome;
                         return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
@@ -153,17 +156,25 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         return done;
     }
 
-    /** A fresh id whose place on the sender's ring of groups is this group's, chosen before the creation is proposed. */
-    private String newId(MasterRequest.Create create) {
+    /** Whether the sender's placement is not this group's map (the sender must fetch the map: MOVED). */
+    private boolean movedFrom(MasterRequest.Create create) {
         GroupMap map = group.moves().map();
-        if (map != null && (create.placement() == null ? map.groups().size() > 1
-                : !create.placement().names().equals(map.names()) || create.placement().vnodes() != map.vnodes())) {
+        return map != null && (create.placement() == null ? map.groups().size() > 1
+                : !create.placement().names().equals(map.names()) || create.placement().vnodes() != map.vnodes());
+    }
+
+    /**
+     * A fresh id whose place on the sender's ring of groups ({@code ring}, null without a placement) is this group's,
+     * chosen before the creation is proposed.
+     */
+    private String newId(MasterRequest.Create create, HashRing<Integer> ring) {
+        GroupMap map = group.moves().map();
+        if (movedFrom(create)) {
             throw new StoreException(Status.MOVED, Long.toString(map.epoch())); // the sender's map is not this group's
         }
         if (create.placement() == null) {
             return store.newId();
         }
-        HashRing<Integer> ring = Placements.ring(create.placement());
         int self = create.placement().self();
         Predicate<String> accept = candidate -> ring.indexFor(candidate) == self;
         for (int attempt = 0; attempt < SessionStore.MAX_ID_ATTEMPTS; attempt++) {

@@ -84,8 +84,15 @@ class DataHandlerTest {
     @Test
     void createWithAPlacement_makesAnIdThatTheRingPutsOnThisMaster() {
         EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
-        Placement placement = new Placement(List.of("m1:7400", "m2:7400", "m3:7400"), 64, 2);
-        for (int i = 0; i < 20; i++) {
+        Placement placement = new Placement(List.of("created-m1:7400", "created-m2:7400", "created-m3:7400"), 64, 2);
+        // the first CREATE with a placement this master has no ring of is answered once the ring is built off the loop
+        DeferredAnswer first = assertInstanceOf(DeferredAnswer.class, call(ch, 0, new MasterRequest.Create(null, placement)));
+        while (!first.answer().isDone()) {
+            ch.runPendingTasks(); // the answer is made on the channel's loop, once the builder thread has the ring
+            Thread.onSpinWait();
+        }
+        assertEquals(2, placement.ring().indexFor(((MasterAnswer.Created) first.answer().join()).sessionId()));
+        for (int i = 1; i < 20; i++) {
             String id = ((MasterAnswer.Created) call(ch, i, new MasterRequest.Create(null, placement))).sessionId();
             assertEquals(2, placement.ring().indexFor(id));
         }

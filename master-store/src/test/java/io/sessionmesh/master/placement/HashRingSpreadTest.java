@@ -106,7 +106,7 @@ class HashRingSpreadTest {
     @Test
     void placement_makesIdsThatLandOnTheAskedMaster() {
         Placement p = new Placement(masters(5), 256, 3);
-        HashRing<Integer> ring = Placements.ring(p);
+        HashRing<Integer> ring = Placements.ring(p).join();
         SessionIds ids = new SessionIds();
         int tries = 0;
         int found = 0;
