@@ -15,7 +15,9 @@ import java.util.function.Consumer;
  * ones go to the callback, the others are put in the bucket of their current deadline. So a session that
  * stays in use is looked at about once per idle timeout (or once per turn of the ring for deadlines further
  * out than {@code slots x resolution}), and a session that expires is looked at once more. A deleted
- * session stays in its bucket, marked removed, until the bucket comes due.
+ * session stays in its bucket, marked removed, until the bucket comes due or {@link #purgeRemoved} takes it out: the
+ * store purges once the removed entries outnumber the live sessions (and {@code SessionStore.PURGE_MIN_ENTRIES}), so
+ * a loop of creates and deletes cannot fill the wheel for a whole idle timeout (up to 24 hours).
  *
  * <p>Thread-safety: {@link #schedule} from any thread; {@link #advance} from one thread at a time.
  */
@@ -25,6 +27,8 @@ final class ExpiryWheel {
     private final ConcurrentLinkedQueue<Session>[] buckets;
     /** The last tick advanced through. */
     private long tick;
+    /** Entries of removed sessions still in a bucket (an estimate: a removal counts once, whether or not it was in). */
+    private final java.util.concurrent.atomic.AtomicLong removedEntries = new java.util.concurrent.atomic.AtomicLong();
 
     @SuppressWarnings("unchecked")
     ExpiryWheel(long resolutionMillis, int slots, long now) {
@@ -68,6 +72,7 @@ final class ExpiryWheel {
             for (Session s : due) {
                 looked++;
                 if (s.removed) {
+                    removedEntries.decrementAndGet();
                     continue;
                 }
                 if (s.isExpired(now)) {
@@ -82,11 +87,35 @@ final class ExpiryWheel {
         return looked;
     }
 
+    /** A session was removed from the store: its entry, if it has one here, is now dead weight. */
+    void removed() {
+        removedEntries.incrementAndGet();
+    }
+
+    /** How many removed sessions the buckets may still hold. */
+    long removedEntries() {
+        return removedEntries.get();
+    }
+
+    /** Takes every removed session out of the buckets (a walk of the whole wheel); returns how many went. */
+    int purgeRemoved() {
+        int purged = 0;
+        for (ConcurrentLinkedQueue<Session> b : buckets) {
+            int before = b.size();
+            if (b.removeIf(s -> s.removed)) {
+                purged += before - b.size();
+            }
+        }
+        removedEntries.set(0);
+        return purged;
+    }
+
     /** Empties every bucket and starts again at {@code now} (a replica that becomes its group's leader). */
     void reset(long now) {
         for (ConcurrentLinkedQueue<Session> b : buckets) {
             b.clear();
         }
+        removedEntries.set(0);
         tick = Math.floorDiv(now, resolution);
     }
 

@@ -69,6 +69,8 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  */
 public final class SessionStore {
+    /** Removed sessions the expiry wheel may hold before a sweep purges them, whatever the live count. */
+    public static final int PURGE_MIN_ENTRIES = 10_000;
     /** Width of one bucket of the expiry wheel. */
     public static final long EXPIRY_RESOLUTION_MILLIS = 1000;
     /** Buckets in the ring: 4096 one-second buckets, about 68 minutes. */
@@ -412,6 +414,7 @@ public final class SessionStore {
                     counters.expiries.increment();
                 }
             });
+            purgeIfMostlyRemoved();
         }
         return (int) (counters.expiries.sum() - before);
     }
@@ -424,6 +427,7 @@ public final class SessionStore {
         List<String> expired = new ArrayList<>();
         synchronized (sweepLock) {
             wheel.advance(now, s -> expired.add(s.id));
+            purgeIfMostlyRemoved();
         }
         return expired;
     }
@@ -458,6 +462,7 @@ public final class SessionStore {
     public void forgetDue(long now) {
         synchronized (sweepLock) {
             wheel.advance(now, s -> { });
+            purgeIfMostlyRemoved();
         }
     }
 
@@ -483,6 +488,23 @@ public final class SessionStore {
                 wheel.schedule(session);
             }
         }
+    }
+
+    /**
+     * With each sweep (every second): once the expiry wheel holds more removed sessions than live ones (and at least
+     * {@link #PURGE_MIN_ENTRIES}), they are taken out, so deleted sessions cost at most about as much as live ones,
+     * plus one second of deletes. Under the sweep lock.
+     */
+    private void purgeIfMostlyRemoved() {
+        if (wheel.removedEntries() > Math.max(sessions.size(), PURGE_MIN_ENTRIES)) {
+            counters.wheelPurges.increment();
+            wheel.purgeRemoved();
+        }
+    }
+
+    /** Entries in the expiry wheel, live and removed (a walk of the wheel: for tests). */
+    int wheelEntries() {
+        return wheel.size();
     }
 
     /** The sessions, for {@link StoreSnapshot}. */
@@ -612,6 +634,7 @@ public final class SessionStore {
                 return false;
             }
             session.removed = true;
+            wheel.removed();
             storeBytes.add(-session.bytes);
             // The expiry wheel may hold the session until its bucket comes due: let the data go now.
             session.sections = Session.NO_SECTIONS;
@@ -691,6 +714,7 @@ public final class SessionStore {
         final LongAdder conflicts = new LongAdder();
         final LongAdder notFound = new LongAdder();
         final LongAdder tooLarge = new LongAdder();
+        final LongAdder wheelPurges = new LongAdder();
 
         void putInto(Map<String, Long> stats) {
             stats.put("creates", creates.sum());
@@ -703,6 +727,7 @@ public final class SessionStore {
             stats.put("conflicts", conflicts.sum());
             stats.put("not_found", notFound.sum());
             stats.put("too_large", tooLarge.sum());
+            stats.put("expiry_wheel_purges", wheelPurges.sum());
         }
     }
 }

@@ -242,6 +242,35 @@ class SessionStoreTest {
     }
 
     @Test
+    void createDeleteLoop_doesNotFillTheExpiryWheel() {
+        // Deleted sessions used to stay in the wheel until their deadline (up to max-idle-timeout, 24 h): a client
+        // that creates and deletes in a loop grew the heap without any limit counting it.
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            kept.add(store.create(java.time.Duration.ofHours(1)).id());
+        }
+        int loops = 5 * SessionStore.PURGE_MIN_ENTRIES;
+        int most = 0;
+        for (int i = 0; i < loops; i++) {
+            store.delete(store.create(java.time.Duration.ofHours(1)).id());
+            if (i % 1_000 == 999) {
+                ticker.advance(java.time.Duration.ofSeconds(1));
+                store.expireDue(); // the server's sweep, every second
+                most = Math.max(most, store.wheelEntries());
+            }
+        }
+        assertEquals(1_000, store.sessionCount());
+        assertTrue(most <= kept.size() + SessionStore.PURGE_MIN_ENTRIES + 1_000,
+                "the expiry wheel held " + most + " entries for 1,000 live sessions after " + loops + " creates and deletes");
+        assertTrue(store.stats().get("expiry_wheel_purges") >= 4, store.stats().toString());
+        for (String id : kept) {
+            store.touch(id); // the live ones are all still there, and still expire on time
+        }
+        ticker.advance(java.time.Duration.ofHours(2));
+        assertEquals(1_000, store.expireDue());
+    }
+
+    @Test
     void expireDue_removesExpiredSessionsInTheBackground_andCountsThem() {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
