@@ -22,6 +22,9 @@ fail() {
 }
 trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
 
+# The sidecars' admin endpoints are published, so they need a token: a fresh one for this check.
+export SESSIONMESH_ADMIN_TOKEN=${SESSIONMESH_ADMIN_TOKEN:-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')}
+admin=(-H "Authorization: Bearer $SESSIONMESH_ADMIN_TOKEN")
 log "up (base image ${BASE_IMAGE:-eclipse-temurin:17-jre})"
 compose up -d --build >/tmp/sessionmesh-compose-up.log 2>&1 || { cat /tmp/sessionmesh-compose-up.log; fail "docker-compose up"; }
 
@@ -42,10 +45,10 @@ log "all seven containers healthy"
 login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
 id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
 [ -n "$id" ] || fail "no session id in $login"
-misses_before=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
+misses_before=$(curl -sf "${admin[@]}" http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
 offer=$(curl -sf -H "X-Session-Id: $id" http://127.0.0.1:8081/deposits/offer) || fail "offer on host b"
 grep -q '"currency":"RUB"' <<<"$offer" || fail "host b's offer lacks the session's currency: $offer"
-misses_after=$(curl -sf http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
+misses_after=$(curl -sf "${admin[@]}" http://127.0.0.1:7511/admin/stats | sed -n 's/.*"misses":\([0-9]*\).*/\1/p') || fail "admin stats of host b"
 case "$misses_before$misses_after" in ''|*[!0-9]*) fail "no miss counts in host b's admin stats" ;; esac
 [ "$misses_after" -gt "$misses_before" ] || fail "host b's sidecar did not go to the master ($misses_before -> $misses_after misses)"
 log "a session made on host a (service-a -> sidecar-a -> master) was read on host b (service-b -> sidecar-b -> master): ok"
@@ -60,7 +63,7 @@ log "host b wrote a section host a had cached; host a's next read shows the writ
 
 # The group's leader dies (SIGKILL): the session lives on in the other two replicas, and a write after the failover
 # is seen on both hosts.
-health=$(curl -sf http://127.0.0.1:7511/admin/health) || fail "admin health of host b"
+health=$(curl -sf "${admin[@]}" http://127.0.0.1:7511/admin/health) || fail "admin health of host b"
 leader=$(printf '%s' "$health" | sed -n 's/.*"leader":"\(master-[123]\):7400".*/\1/p')
 [ -n "$leader" ] || fail "host b's sidecar names no leader of the group: $health"
 compose kill "$leader" >/dev/null 2>&1 || fail "kill $leader"

@@ -53,8 +53,18 @@ class SessionMeshContainersIT {
 
     static GenericContainer<?> sidecar(String masters) {
         return new GenericContainer<>(SessionMeshImages.sidecar())
-                .withNetwork(network).withEnv("SESSIONMESH_MASTERS", masters).withExposedPorts(7500, 7501)
-                .waitingFor(Wait.forHttp("/admin/health").forPort(7501).forStatusCode(200).withStartupTimeout(STARTUP));
+                .withNetwork(network).withEnv("SESSIONMESH_MASTERS", masters)
+                .withEnv("SESSIONMESH_ADMIN_TOKEN", ADMIN_TOKEN).withExposedPorts(7500, 7501)
+                .waitingFor(adminHealthy());
+    }
+
+    /** The images bind the admin endpoint off loopback, so a sidecar needs a token (README, Sidecar). */
+    static final String ADMIN_TOKEN = "container-test-admin-token-0123456789";
+
+    /** Ready once GET /admin/health (with the admin token) answers 200: the sidecar reaches its master. */
+    static org.testcontainers.containers.wait.strategy.WaitStrategy adminHealthy() {
+        return Wait.forHttp("/admin/health").forPort(7501).withHeader("Authorization", "Bearer " + ADMIN_TOKEN)
+                .forStatusCode(200).withStartupTimeout(STARTUP);
     }
 
     @AfterAll
@@ -131,8 +141,8 @@ class SessionMeshContainersIT {
 
     @Test
     void localImage_oneContainer_servesTheClient() {
-        try (GenericContainer<?> local = new GenericContainer<>(SessionMeshImages.local()).withExposedPorts(7500, 7501)
-                .waitingFor(Wait.forHttp("/admin/health").forPort(7501).forStatusCode(200).withStartupTimeout(STARTUP))) {
+        try (GenericContainer<?> local = new GenericContainer<>(SessionMeshImages.local())
+                .withEnv("SESSIONMESH_ADMIN_TOKEN", ADMIN_TOKEN).withExposedPorts(7500, 7501).waitingFor(adminHealthy())) {
             local.start();
             assertTrue(local.getLogs().contains("SessionMesh embedded master (local development mode)"), local.getLogs());
             try (SessionMeshClient client = client(local)) {

@@ -26,7 +26,9 @@ import java.util.Map;
  *       (its defaults; sessions live as long as the process)</td></tr>
  *   <tr><td>bind, port</td><td>127.0.0.1, {@value #DEFAULT_PORT}</td><td>the REST API (0: any free port)</td></tr>
  *   <tr><td>admin-bind, admin-port</td><td>127.0.0.1, {@value #DEFAULT_ADMIN_PORT}</td><td>the admin endpoint</td></tr>
- *   <tr><td>admin-token</td><td>none</td><td>when set, admin calls need {@code Authorization: Bearer <token>}</td></tr>
+ *   <tr><td>admin-token-file</td><td>none</td><td>a file whose first line is the admin token; then admin calls need
+ *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
+ *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
  *   <tr><td>io-threads</td><td>cores</td><td>Netty threads for HTTP and master connections</td></tr>
  *   <tr><td>max-body</td><td>32m</td><td>one request body; larger is 413</td></tr>
  *   <tr><td>max-http-connections</td><td>{@value #DEFAULT_MAX_HTTP_CONNECTIONS}</td><td>open REST connections; more are closed</td></tr>
@@ -69,6 +71,12 @@ public final class SidecarConfig {
      * masters at 65,536 could not start.
      */
     public static final int DEFAULT_VNODES = Placement.MAX_VNODES;
+    /** The environment variable an admin token is read from. */
+    public static final String ADMIN_TOKEN_ENV = "SESSIONMESH_ADMIN_TOKEN";
+    /** The shortest admin token accepted: 128 bits as hex (a guessable token is no token). */
+    public static final int MIN_ADMIN_TOKEN_CHARS = 32;
+    /** The largest admin request body: admin calls carry no data (a cache clear, a session lookup). */
+    public static final int MAX_ADMIN_BODY_BYTES = 64 << 10;
     public static final int DEFAULT_SCHEMA_CACHE = 10_000;
 
     private final List<List<InetSocketAddress>> masters;
@@ -102,6 +110,11 @@ public final class SidecarConfig {
 
     /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public SidecarConfig(Settings c) {
+        this(c, System.getenv());
+    }
+
+    /** {@link #SidecarConfig(Settings)} with this environment (where {@value #ADMIN_TOKEN_ENV} is looked up). */
+    SidecarConfig(Settings c, Map<String, String> environment) {
         embeddedMaster = EMBEDDED_MASTER.equals(c.string("masters", DEFAULT_MASTERS));
         masters = embeddedMaster ? List.of() : c.hostPortGroups("masters", DEFAULT_MASTERS);
         if (embeddedMaster) {
@@ -111,9 +124,11 @@ public final class SidecarConfig {
         port = c.port("port", DEFAULT_PORT);
         adminBind = c.string("admin-bind", "127.0.0.1");
         adminPort = c.port("admin-port", DEFAULT_ADMIN_PORT);
-        adminToken = c.secret("admin-token");
-        if (adminToken == null) {
-            c.show("admin-token", "(none: admin calls are open)");
+        adminToken = adminToken(c, environment);
+        if (adminToken == null && !isLoopback(adminBind)) {
+            throw new IllegalArgumentException(c.origin("admin-bind") + " = " + adminBind + " is not a loopback address: the "
+                    + "admin endpoint would be open to the network; set an admin token (--admin-token-file <file>, or the "
+                    + "environment variable " + ADMIN_TOKEN_ENV + ") or bind it to 127.0.0.1");
         }
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
@@ -143,6 +158,59 @@ public final class SidecarConfig {
         if (reconnectMin.compareTo(reconnectMax) > 0) {
             throw new IllegalArgumentException("reconnect-min " + Units.formatDuration(reconnectMin) + " is above reconnect-max "
                     + Units.formatDuration(reconnectMax));
+        }
+    }
+
+    /**
+     * The admin token, from (first found) the environment variable {@value #ADMIN_TOKEN_ENV}, the file
+     * {@code admin-token-file} names (its first line), or {@code admin-token} in the properties file; never from a
+     * command-line flag, which every user of the host sees in {@code ps}. Null when none is set.
+     */
+    private static String adminToken(Settings c, Map<String, String> environment) {
+        String inline = c.secret("admin-token");
+        if (inline != null && c.origin("admin-token").startsWith("flag ")) {
+            throw new IllegalArgumentException("flag --admin-token: a token on the command line is visible to every user "
+                    + "of the host (ps); put it in a file (--admin-token-file <file>) or the environment variable "
+                    + ADMIN_TOKEN_ENV);
+        }
+        String file = c.string("admin-token-file", null);
+        String env = environment.get(ADMIN_TOKEN_ENV);
+        String token = env != null && !env.isBlank() ? env.strip() : null;
+        if (token == null && file != null) {
+            try {
+                List<String> lines = java.nio.file.Files.readAllLines(Path.of(file), java.nio.charset.StandardCharsets.UTF_8);
+                token = lines.isEmpty() ? "" : lines.get(0).strip();
+            } catch (java.io.IOException | RuntimeException e) {
+                throw c.bad("admin-token-file", file, "a readable file whose first line is the admin token (" + e + ")");
+            }
+            if (token.isEmpty()) {
+                throw c.bad("admin-token-file", file, "a file whose first line is the admin token, not an empty one");
+            }
+        }
+        if (token == null) {
+            token = inline;
+        }
+        if (token != null && token.length() < MIN_ADMIN_TOKEN_CHARS) {
+            throw new IllegalArgumentException("the admin token is " + token.length() + " characters: at least "
+                    + MIN_ADMIN_TOKEN_CHARS + " (openssl rand -hex 16 makes one)");
+        }
+        c.show("admin-token", token == null ? "(none: admin calls are open; the admin endpoint is on loopback)"
+                : "(set" + (env != null && !env.isBlank() ? ", from " + ADMIN_TOKEN_ENV : file != null ? ", from " + file : "") + ")");
+        return token;
+    }
+
+    /** Whether this host name or address is the loopback interface (an unresolvable name is not). */
+    static boolean isLoopback(String host) {
+        try {
+            java.net.InetAddress[] all = java.net.InetAddress.getAllByName(host);
+            for (java.net.InetAddress a : all) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return all.length > 0;
+        } catch (java.net.UnknownHostException e) {
+            return false;
         }
     }
 

@@ -100,11 +100,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private FullHttpResponse handle(FullHttpRequest request) {
-        if (!authorized(request)) {
-            FullHttpResponse r = json(HttpResponseStatus.UNAUTHORIZED, error("UNAUTHORIZED",
-                    "admin calls need the header Authorization: Bearer <admin token>"));
-            r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sessionmesh-admin\"");
-            return r;
+        if (!authorized(request.headers(), token)) {
+            return unauthorized();
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String path = uri.path();
@@ -138,11 +135,20 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 + "; see GET /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache"));
     }
 
-    private boolean authorized(FullHttpRequest request) {
+    /** The 401 an admin call without the right token gets. */
+    static FullHttpResponse unauthorized() {
+        FullHttpResponse r = json(HttpResponseStatus.UNAUTHORIZED, error("UNAUTHORIZED",
+                "admin calls need the header Authorization: Bearer <admin token>"));
+        r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sessionmesh-admin\"");
+        return r;
+    }
+
+    /** Whether these headers carry the admin token (always, when there is none); constant time. */
+    static boolean authorized(io.netty.handler.codec.http.HttpHeaders headers, byte[] token) {
         if (token == null) {
             return true;
         }
-        String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        String header = headers.get(HttpHeaderNames.AUTHORIZATION);
         if (header == null || !header.startsWith("Bearer ")) {
             return false;
         }

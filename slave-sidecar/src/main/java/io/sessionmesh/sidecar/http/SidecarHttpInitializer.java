@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
- * timeout of keep-alive connections, the codec, a body bound ({@code max-body}: larger is 413, in its turn), then
+ * timeout of keep-alive connections, the codec, on the admin port the token check on the headers
+ * ({@link AdminTokenGate}), a body bound ({@code max-body}, on the admin port
+ * {@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413, in its turn), then
  * for the API the request order ({@link HttpPipeliningHandler}) and the operations ({@link ApiHandler}), or for the
  * admin port {@link AdminHandler}, which answers at once and so in order. (Any Channel, not only a socket, so that
  * the pipeline can be tested on an EmbeddedChannel.)
@@ -30,6 +32,8 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     private final ChannelHandler handler;
     private final ChannelHandler limiter;
     private final boolean admin;
+    /** The admin port's token check on the headers (null: no token, or the API port). */
+    private final ChannelHandler gate;
 
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
@@ -42,6 +46,7 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
             this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()));
         }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
+        this.gate = admin && config.adminToken() != null ? new AdminTokenGate(config.adminToken()) : null;
     }
 
     @Override
@@ -49,8 +54,11 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
         ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
-                .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192))
-                .addLast("body", new SidecarBodyAggregator(config.maxBodyBytes()));
+                .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192));
+        if (admin && gate != null) {
+            ch.pipeline().addLast("token", gate);
+        }
+        ch.pipeline().addLast("body", new SidecarBodyAggregator(admin ? SidecarConfig.MAX_ADMIN_BODY_BYTES : config.maxBodyBytes()));
         if (!admin) {
             ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined()));
         }
