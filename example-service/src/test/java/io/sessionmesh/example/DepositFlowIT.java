@@ -97,6 +97,11 @@ class DepositFlowIT {
         assertEquals(id, login.getHeaders().getFirst("X-Session-Id"));
         assertTrue(login.getHeaders().get(HttpHeaders.SET_COOKIE).stream().anyMatch(c -> c.startsWith("SMROUTE=")),
                 "no route cookie on a session-bearing answer");
+        // the session cookie: not readable by scripts, HTTPS only, not sent on cross-site subrequests
+        String sessionCookie = login.getHeaders().get(HttpHeaders.SET_COOKIE).stream()
+                .filter(c -> c.startsWith("SESSIONMESH=" + id)).findFirst().orElseThrow();
+        assertTrue(sessionCookie.contains("; HttpOnly") && sessionCookie.contains("; Secure")
+                && sessionCookie.contains("; SameSite=Lax") && sessionCookie.contains("; Path=/"), sessionCookie);
 
         try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port())).build()) {
             Session seeded = direct.getSession(id, SessionSeed.SECTION_NAMES.toArray(String[]::new));

@@ -34,6 +34,10 @@ public final class CurrentSession {
         this.client = client;
         this.properties = properties;
         this.router = properties.getNodes().isEmpty() ? null : new StickyRouter(properties.getNodes());
+        if ("None".equals(properties.getCookieSameSite()) && !properties.isCookieSecure()) {
+            throw new IllegalArgumentException("sessionmesh.cookie-same-site = None needs sessionmesh.cookie-secure = true: "
+                    + "browsers drop a SameSite=None cookie that is not Secure");
+        }
     }
 
     /** What one request holds: the sections its handler declared, and its session once opened. */
@@ -77,10 +81,7 @@ public final class CurrentSession {
         if (response != null) {
             String cookie = properties.getSessionCookie();
             if (cookie != null && !cookie.isEmpty()) {
-                Cookie c = new Cookie(cookie, state.session.id());
-                c.setHttpOnly(true);
-                c.setPath("/");
-                response.addCookie(c);
+                addCookie(response, cookie, state.session.id());
             }
             response.setHeader(properties.getSessionHeader(), state.session.id());
             setRouteCookie(response, state.session.id());
@@ -104,10 +105,17 @@ public final class CurrentSession {
         }
         String route = router != null ? router.routeFor(sessionId)
                 : Long.toHexString(io.sessionmesh.wire.placement.HashRing.hash(sessionId) >>> 16);
-        Cookie c = new Cookie(name, route);
-        c.setPath("/");
-        c.setHttpOnly(true);
-        response.addCookie(c);
+        addCookie(response, name, route);
+    }
+
+    /**
+     * A cookie of this integration: HttpOnly (no script reads it), Secure unless {@code sessionmesh.cookie-secure=false}
+     * (plain-HTTP development), SameSite as {@code sessionmesh.cookie-same-site} (Lax by default), for the whole site.
+     */
+    private void addCookie(HttpServletResponse response, String name, String value) {
+        org.springframework.http.ResponseCookie cookie = org.springframework.http.ResponseCookie.from(name, value)
+                .path("/").httpOnly(true).secure(properties.isCookieSecure()).sameSite(properties.getCookieSameSite()).build();
+        response.addHeader(org.springframework.http.HttpHeaders.SET_COOKIE, cookie.toString());
     }
 
     String sessionId(HttpServletRequest request) {

@@ -33,6 +33,10 @@ public class SessionMeshProperties {
     private String sessionHeader = "X-Session-Id";
     /** The cookie that carries the session id from a browser (empty: none). */
     private String sessionCookie = "SESSIONMESH";
+    /** Whether the session and route cookies are Secure (sent over HTTPS only); false only for plain-HTTP development. */
+    private boolean cookieSecure = true;
+    /** The cookies' SameSite: Strict, Lax or None (None needs cookieSecure). */
+    private String cookieSameSite = "Lax";
     /** The cookie a load balancer can hash on to keep a session on one node (empty: none). */
     private String routeCookie = "SMROUTE";
     /** This service's nodes, for the route cookie's value (empty: the cookie carries a hash of the session id). */
@@ -100,6 +104,25 @@ public class SessionMeshProperties {
 
     public void setSessionCookie(String sessionCookie) {
         this.sessionCookie = sessionCookie;
+    }
+
+    public boolean isCookieSecure() {
+        return cookieSecure;
+    }
+
+    public void setCookieSecure(boolean cookieSecure) {
+        this.cookieSecure = cookieSecure;
+    }
+
+    public String getCookieSameSite() {
+        return cookieSameSite;
+    }
+
+    public void setCookieSameSite(String cookieSameSite) {
+        if (!List.of("Strict", "Lax", "None").contains(cookieSameSite)) {
+            throw new IllegalArgumentException("sessionmesh.cookie-same-site = " + cookieSameSite + ": expected Strict, Lax or None");
+        }
+        this.cookieSameSite = cookieSameSite;
     }
 
     public String getRouteCookie() {

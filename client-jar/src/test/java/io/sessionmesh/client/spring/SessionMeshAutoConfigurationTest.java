@@ -54,6 +54,20 @@ class SessionMeshAutoConfigurationTest {
     }
 
     @Test
+    void cookieSettings_areChecked_namingTheProperty() {
+        web.withPropertyValues("sessionmesh.cookie-same-site=sometimes").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("sessionmesh.cookie-same-site = sometimes");
+        });
+        web.withPropertyValues("sessionmesh.cookie-same-site=None", "sessionmesh.cookie-secure=false").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("None needs sessionmesh.cookie-secure = true");
+        });
+        web.withPropertyValues("sessionmesh.cookie-same-site=Strict", "sessionmesh.cookie-secure=false")
+                .run(ctx -> assertThat(ctx).hasNotFailed());
+    }
+
+    @Test
     void badProperty_failsTheContext_namingIt() {
         web.withPropertyValues("sessionmesh.pool-size=0").run(ctx -> {
             assertThat(ctx).hasFailed();
