@@ -202,6 +202,12 @@ class SidecarApiIT {
         assertEquals("{\"uid\":\"1a2b3c4d5e6f7a8b\",\"schema\":\"AQIDBA==\"}", json.body());
         assertEquals(404, send(HttpRequest.newBuilder(api("/v1/schemas/ff")).GET()).statusCode());
         assertEquals(400, send(HttpRequest.newBuilder(api("/v1/schemas/xyz")).GET()).statusCode());
+        // other bytes under the same uid: 409, and neither the master nor this sidecar's cache takes them
+        HttpResponse<String> poisoned = send(HttpRequest.newBuilder(api("/v1/schemas/1a2b3c4d5e6f7a8b"))
+                .header("Content-Type", "application/octet-stream").PUT(HttpRequest.BodyPublishers.ofByteArray(new byte[]{9, 9})));
+        assertEquals(409, poisoned.statusCode(), poisoned.body());
+        assertTrue(poisoned.body().contains("already published with other content"), poisoned.body());
+        assertArrayEquals(schema, sendBytes(HttpRequest.newBuilder(api("/v1/schemas/1a2b3c4d5e6f7a8b")).header("Accept", BINARY).GET()).body());
     }
 
     @Test

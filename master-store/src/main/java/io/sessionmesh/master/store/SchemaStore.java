@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The master's side of the schema registry of the serialization module: one-nio schema uid to the serialized
  * one-nio {@code Serializer}, as opaque bytes (the master never loads a class). A uid is a hash of its
- * schema, so a second publish of a uid is accepted and keeps the first bytes. Bounded in count and size.
+ * schema: a second publish of a uid with the same bytes is accepted (and changes nothing), with other bytes it is a
+ * CONFLICT. Bounded in count and size.
  */
 public final class SchemaStore {
     private final ConcurrentHashMap<Long, byte[]> schemas = new ConcurrentHashMap<>();
@@ -24,7 +25,8 @@ public final class SchemaStore {
      * Stores a schema.
      *
      * @return true if it was new
-     * @throws StoreException TOO_LARGE (schema too large), BAD_REQUEST (empty) or UNAVAILABLE (store full)
+     * @throws StoreException TOO_LARGE (schema too large), BAD_REQUEST (empty), CONFLICT (the uid is held with other
+     *                        bytes) or UNAVAILABLE (store full)
      */
     public boolean publish(long uid, byte[] schema) {
         if (schema.length == 0) {
@@ -36,12 +38,27 @@ public final class SchemaStore {
         }
         byte[] known = schemas.get(uid);
         if (known != null) {
+            if (!Arrays.equals(known, schema)) {
+                // A uid is a hash of its schema: other bytes under a known uid are a bug or a poisoning attempt, and
+                // readers would decode with whichever copy they met first.
+                throw new StoreException(Status.CONFLICT, "schema " + Long.toHexString(uid) + " is already published "
+                        + "with other content (" + known.length + " bytes; this publish has " + schema.length + "): a "
+                        + "uid names one schema");
+            }
             return false;
         }
         if (schemas.size() >= maxSchemas) {
             throw new StoreException(Status.UNAVAILABLE, "the schema store holds its maximum of " + maxSchemas + " schemas");
         }
         return schemas.putIfAbsent(uid, Arrays.copyOf(schema, schema.length)) == null;
+    }
+
+    /**
+     * Takes a schema from a snapshot or another group's import: as {@link #publish}, except that a uid already held
+     * keeps its bytes without a CONFLICT (what the store holds is what it answered OK for). Returns true if it was new.
+     */
+    public boolean adopt(long uid, byte[] schema) {
+        return schemas.containsKey(uid) ? false : publish(uid, schema);
     }
 
     /** The schema of a uid, or null. The array must not be modified. */

@@ -182,7 +182,7 @@ public final class StoreSnapshot {
             long uid = in.readLong();
             byte[] bytes = new byte[in.readInt()];
             in.readFully(bytes);
-            store.schemas().publish(uid, bytes);
+            store.schemas().adopt(uid, bytes);
         }
     }
 

@@ -130,6 +130,11 @@ class GroupDataHandlerIT {
         assertEquals(Status.CONFLICT, conflict.status());
         assertEquals(2, conflict.requestId());
         assertEquals(Opcodes.WRITE, conflict.opcode());
+        // a schema uid published again with other bytes: CONFLICT through the log too, and the first bytes stay
+        assertInstanceOf(MasterAnswer.Bytes.class, call(ch, 3, new MasterRequest.PublishSchema(77L, new byte[]{1, 2})));
+        MasterAnswer.Error poisoned = (MasterAnswer.Error) call(ch, 4, new MasterRequest.PublishSchema(77L, new byte[]{3}));
+        assertEquals(Status.CONFLICT, poisoned.status());
+        assertArrayEquals(new byte[]{1, 2}, ((MasterAnswer.Bytes) call(ch, 5, new MasterRequest.FetchSchema(77L))).body());
     }
 
     @Test

@@ -300,6 +300,18 @@ class MasterServerIT {
     }
 
     @Test
+    void schemaPublish_withOtherBytesUnderAKnownUid_isConflict_andTheFirstBytesStay() {
+        try (MasterConnection a = connect(); MasterConnection b = connect()) {
+            a.publishSchema(0x5C4E_0001L, new byte[] {7, 7, 7}).join();
+            a.publishSchema(0x5C4E_0001L, new byte[] {7, 7, 7}).join(); // the same bytes again: fine
+            MasterException poisoned = assertFailsWith(b.publishSchema(0x5C4E_0001L, new byte[] {6, 6, 6, 6}));
+            assertEquals(Status.CONFLICT, poisoned.status());
+            assertTrue(poisoned.getMessage().contains("already published with other content"), poisoned.getMessage());
+            assertArrayEquals(new byte[] {7, 7, 7}, b.fetchSchema(0x5C4E_0001L).join());
+        }
+    }
+
+    @Test
     void sigterm_shutsDownGracefully() throws Exception {
         ServerProcess other = startMaster();
         try (MasterConnection c = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", other.port()),
