@@ -60,15 +60,23 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         Object answer;
         try {
             answer = answer(ctx, id, received.request());
-        } catch (StoreException e) {
-            counters.errors.increment();
-            answer = new MasterAnswer.Error(op, id, e.status(), e.getMessage());
         } catch (RuntimeException e) {
-            counters.internalErrors.increment();
-            log.error("{} request failed on {}", Opcodes.name(op), ctx.channel(), e);
-            answer = new MasterAnswer.Error(op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
+            answer = errorAnswer(op, id, e);
         }
         ctx.write(answer, ctx.voidPromise());
+    }
+
+    /** The answer to a request that failed, now or later (a CREATE waiting for its ring): its status, or INTERNAL. */
+    private MasterAnswer errorAnswer(int op, int id, Throwable failure) {
+        Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (e instanceof StoreException s) {
+            counters.errors.increment();
+            return new MasterAnswer.Error(op, id, s.status(), s.getMessage());
+        }
+        counters.internalErrors.increment();
+        log.error("{} request failed", Opcodes.name(op), e);
+        return new MasterAnswer.Error(op, id, Status.INTERNAL, Opcodes.name(op) + " failed: " + e);
     }
 
     /** The answer to one request: a {@link MasterAnswer}, or a {@link FencedAnswer} that waits for invalidations. */
@@ -96,7 +104,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
             // a ring not built yet is built off this loop; the CREATE is answered once it is (DeferredAnswer)
             return new DeferredAnswer(Placements.ring(c.placement())
                     .thenApplyAsync(built -> created(id, c, built), ctx.executor())
-                    .exceptionally(failure -> failed(id, c, failure)));
+                    .exceptionally(failure -> errorAnswer(c.opcode(), id, failure)));
         }
         if (request instanceof MasterRequest.Delete d) {
             return fenced(MasterAnswer.Bytes.empty(Opcodes.DELETE, id),
@@ -130,18 +138,6 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         Predicate<String> ids = ring == null ? candidate -> true : candidate -> ring.indexFor(candidate) == create.placement().self();
         SessionStore.CreatedSession created = store.create(create.idleTimeout(), ids);
         return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
-    }
-
-    /** A CREATE that failed after its ring was built off the loop: the error channelRead would have answered. */
-    private MasterAnswer failed(int id, MasterRequest.Create create, Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        counters.errors.increment();
-        if (cause instanceof StoreException e) {
-            return new MasterAnswer.Error(create.opcode(), id, e.status(), e.getMessage());
-        }
-        log.error("CREATE failed", cause);
-        return new MasterAnswer.Error(create.opcode(), id, Status.INTERNAL, "CREATE failed: " + cause);
     }
 
     /** The session's times for an answer (PROTOCOL.md 3.2); zeros when it is already gone. */
