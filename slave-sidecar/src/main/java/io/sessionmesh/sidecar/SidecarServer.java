@@ -63,6 +63,7 @@ public final class SidecarServer implements AutoCloseable {
                 .maxInFlight(config.masterMaxInFlight())
                 .limits(config.transportLimits())
                 .traffic(metrics.masterTraffic)
+                .tls(config.masterTls() == null ? null : config.masterTls().clientContext())
                 .build();
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
                 config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());

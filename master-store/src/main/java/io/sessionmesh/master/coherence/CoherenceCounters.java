@@ -12,6 +12,8 @@ public final class CoherenceCounters {
     private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(1);
 
     final LongAdder registrations = new LongAdder();
+    /** REGISTERs refused: another peer's holder id, or a peer over max-holders-per-peer. */
+    final LongAdder registrationsRefused = new LongAdder();
     final LongAdder pushesSent = new LongAdder();
     final LongAdder pushesConfirmed = new LongAdder();
     /** Pushes given up on because the holder's lease ran out first (the holder was cut off or stalled). */
@@ -34,6 +36,7 @@ public final class CoherenceCounters {
 
     public void putInto(Map<String, Long> stats) {
         stats.put("holder_registrations", registrations.sum());
+        stats.put("holder_registrations_refused", registrationsRefused.sum());
         stats.put("invalidations_sent", pushesSent.sum());
         stats.put("invalidations_confirmed", pushesConfirmed.sum());
         stats.put("invalidation_lease_expiries", leaseExpiries.sum());

@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Holder {
     private final UUID id;
+    /** The peer that registered it first ({@code PeerIdentity}); only that peer may register it again. */
+    private final String peer;
     private final int slot;
     private final long bit;
     /** No grant yet: "until now". */
@@ -26,14 +28,20 @@ public final class Holder {
     /** The sequence of the latest control connection that registered; guarded by this. */
     private long controlSequence;
 
-    Holder(UUID id, int slot) {
+    Holder(UUID id, String peer, int slot) {
         this.id = id;
+        this.peer = peer;
         this.slot = slot;
         this.bit = 1L << slot;
     }
 
     public UUID id() {
         return id;
+    }
+
+    /** The peer it is bound to: a certificate subject with TLS, an IP address without. */
+    public String peer() {
+        return peer;
     }
 
     /** Its slot: 0..62 of its own, or {@link HolderRegistry#SHARED_SLOT}. */

@@ -30,6 +30,7 @@ public final class HolderRegistry {
     public static final long SHARED_BIT = 1L << SHARED_SLOT;
 
     private final long leaseNanos;
+    private final int maxHoldersPerPeer;
     private final ScheduledExecutorService timer;
     private final CoherenceCounters counters = new CoherenceCounters();
     private final Map<UUID, Holder> byId = new ConcurrentHashMap<>();
@@ -40,8 +41,34 @@ public final class HolderRegistry {
      * @param timer settles invalidations sent to holders that have no control connection, at the end of their lease
      */
     public HolderRegistry(long leaseMillis, ScheduledExecutorService timer) {
+        this(leaseMillis, 8, timer);
+    }
+
+    /**
+     * @param maxHoldersPerPeer holders one peer may have registered at once (PROTOCOL.md 3.7, "Who registers")
+     * @param timer settles invalidations sent to holders that have no control connection, at the end of their lease
+     */
+    public HolderRegistry(long leaseMillis, int maxHoldersPerPeer, ScheduledExecutorService timer) {
+        if (maxHoldersPerPeer < 1) {
+            throw new IllegalArgumentException("maxHoldersPerPeer " + maxHoldersPerPeer + " is under 1");
+        }
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        this.maxHoldersPerPeer = maxHoldersPerPeer;
         this.timer = timer;
+    }
+
+    /** A REGISTER the registry refuses: the status and the message of the answer. */
+    public static final class Refused extends Exception {
+        private final int status;
+
+        Refused(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
     }
 
     public long leaseMillis() {
@@ -56,11 +83,36 @@ public final class HolderRegistry {
         return counters;
     }
 
-    /** The holder of that id, made (and given a slot) if new; counts one more connection of it. */
-    public synchronized Holder connect(UUID id) {
+    /**
+     * The holder of that id, made (and given a slot) if new; counts one more connection of it. A holder is bound to
+     * the peer that registered it first: another peer's REGISTER for it is refused (FORBIDDEN), and so is a new
+     * holder of a peer that already has {@code maxHoldersPerPeer} registered (UNAVAILABLE: one ends when it has no
+     * connection left and its lease ran out).
+     *
+     * @param peer who is registering ({@code PeerIdentity}): a certificate subject with TLS, an IP address without
+     */
+    public synchronized Holder connect(UUID id, String peer) throws Refused {
         Holder h = byId.get(id);
+        long now = System.nanoTime();
+        if (h != null && !h.peer().equals(peer)) {
+            counters.registrationsRefused.increment();
+            throw new Refused(io.sessionmesh.wire.transport.Status.FORBIDDEN, "holder " + id
+                    + " is registered by another peer; a holder id belongs to the peer that registered it first");
+        }
         if (h == null) {
-            h = new Holder(id, freeSlot());
+            int registered = 0;
+            for (Holder other : byId.values()) {
+                if (other.peer().equals(peer) && !isGone(other, now)) {
+                    registered++;
+                }
+            }
+            if (registered >= maxHoldersPerPeer) {
+                counters.registrationsRefused.increment();
+                throw new Refused(io.sessionmesh.wire.transport.Status.UNAVAILABLE, "peer " + peer + " already has "
+                        + registered + " holders registered, the most max-holders-per-peer allows; a holder ends when it"
+                        + " has no connection left and its lease ran out");
+            }
+            h = new Holder(id, peer, freeSlot());
             byId.put(id, h);
             if (h.slot() == SHARED_SLOT) {
                 shared.add(h);

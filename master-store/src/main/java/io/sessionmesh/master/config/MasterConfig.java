@@ -5,6 +5,7 @@ import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
+import io.sessionmesh.wire.tls.TlsFiles;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.nio.file.Path;
@@ -31,6 +32,12 @@ import java.util.Map;
  *   <tr><td>shutdown-grace</td><td>10s</td><td>on SIGTERM: time to finish answering before connections are cut</td></tr>
  *   <tr><td>lease</td><td>2s</td><td>how long a cache (sidecar) may serve what it holds after the master last heard
  *       from it on its control connection; the longest a write waits for a cache that does not confirm an invalidation</td></tr>
+ *   <tr><td>tls-cert, tls-key, tls-trust</td><td>none (plain TCP)</td><td>mutual TLS on this port (all three or none,
+ *       PEM files: this master's certificate chain, its PKCS#8 key, the authorities that sign the sidecars'): a
+ *       connection without a client certificate those authorities signed is closed in its handshake; the same files
+ *       serve this master's own connections to other masters ({@link TlsFiles}, PROTOCOL.md 3.10)</td></tr>
+ *   <tr><td>max-holders-per-peer</td><td>{@value #DEFAULT_MAX_HOLDERS_PER_PEER}</td><td>caches (holder ids) one peer
+ *       may have registered at once: one certificate subject with TLS, one IP address without (PROTOCOL.md 3.7)</td></tr>
  *   <tr><td>replicas</td><td>none (a master on its own)</td><td>this master's group, every replica as
  *       {@code id=host:port/raftPort} (port: this protocol's, raftPort: Ratis's), 1 to {@value GroupConfig#MAX_REPLICAS};
  *       with it the master is a replica ({@link io.sessionmesh.master.replication.ReplicaGroup})</td></tr>
@@ -62,6 +69,11 @@ public final class MasterConfig {
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(2);
     public static final long DEFAULT_ELECTION_TIMEOUT_MILLIS = 500;
     public static final int DEFAULT_SNAPSHOT_EVERY = 100_000;
+    /**
+     * Holders one peer may have registered at once. A sidecar registers one per process; a restarted one registers a
+     * new one while the old one's slot is kept until its lease runs out, so a few are needed for restarts in a row.
+     */
+    public static final int DEFAULT_MAX_HOLDERS_PER_PEER = 8;
 
     private final String bind;
     private final int port;
@@ -76,6 +88,8 @@ public final class MasterConfig {
     private final StoreLimits store;
     private final Path readyFile;
     private final GroupConfig group;
+    private final TlsFiles tls;
+    private final int maxHoldersPerPeer;
     private final String description;
 
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
@@ -92,6 +106,9 @@ public final class MasterConfig {
         shutdownGrace = c.duration("shutdown-grace", DEFAULT_SHUTDOWN_GRACE, Duration.ZERO, Duration.ofMinutes(10));
         lease = c.duration("lease", DEFAULT_LEASE, Duration.ofMillis(100), Duration.ofMinutes(1));
         readyFile = c.path(ReadyFile.SETTING, null);
+        tls = TlsFiles.ofOptional("tls-cert, tls-key, tls-trust", c.path("tls-cert", null), c.path("tls-key", null),
+                c.path("tls-trust", null));
+        maxHoldersPerPeer = c.integer("max-holders-per-peer", DEFAULT_MAX_HOLDERS_PER_PEER, 1, 1024);
         group = group(c, port);
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
@@ -220,6 +237,16 @@ public final class MasterConfig {
     /** This master's group when it is a replica of one; null for a master on its own. */
     public GroupConfig group() {
         return group;
+    }
+
+    /** This master's TLS files, or null when its port speaks plain TCP. */
+    public TlsFiles tls() {
+        return tls;
+    }
+
+    /** How many holders one peer (certificate subject, or IP address without TLS) may have registered at once. */
+    public int maxHoldersPerPeer() {
+        return maxHoldersPerPeer;
     }
 
     /** How long a cache's lease runs from the master's last answer to it on its control connection. */

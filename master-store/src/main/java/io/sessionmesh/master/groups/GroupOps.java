@@ -14,6 +14,7 @@ import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -77,8 +78,8 @@ public final class GroupOps implements AutoCloseable {
     private final Invalidator anonymous;
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("group-links", true),
             NioIoHandler.newFactory());
-    private final MasterConnectionOptions linkOptions = MasterConnectionOptions.builder()
-            .requestTimeout(Duration.ofMillis(CALL_TIMEOUT_MILLIS)).build();
+    /** This master's connections to other groups' masters: with its own certificate when TLS is configured. */
+    private final MasterConnectionOptions linkOptions;
     private final Map<String, GroupLink> links = new ConcurrentHashMap<>();
     /** GROUP_CHANGE and GROUP_APPLY: they wait for the log, and for other groups. */
     private final ExecutorService requests = Executors.newSingleThreadExecutor(daemon("group-requests"));
@@ -95,7 +96,10 @@ public final class GroupOps implements AutoCloseable {
     private volatile boolean closed;
     private volatile long movedSessions;
 
-    public GroupOps(ReplicaGroup group, SessionStore store, Invalidator anonymous) {
+    /** @param linkTls the client TLS context of this master's connections to other masters, or null for plain TCP */
+    public GroupOps(ReplicaGroup group, SessionStore store, Invalidator anonymous, SslContext linkTls) {
+        this.linkOptions = MasterConnectionOptions.builder()
+                .requestTimeout(Duration.ofMillis(CALL_TIMEOUT_MILLIS)).tls(linkTls).build();
         this.group = group;
         this.store = store;
         this.anonymous = anonymous;

@@ -46,10 +46,19 @@ public final class GroupsCommand {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         String directory = null;
         Duration wait = Duration.ofMinutes(10);
+        java.nio.file.Path cert = null;
+        java.nio.file.Path key = null;
+        java.nio.file.Path trust = null;
         List<String> rest = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--directory") && i + 1 < args.length) {
                 directory = args[++i];
+            } else if (args[i].equals("--tls-cert") && i + 1 < args.length) {
+                cert = java.nio.file.Path.of(args[++i]);
+            } else if (args[i].equals("--tls-key") && i + 1 < args.length) {
+                key = java.nio.file.Path.of(args[++i]);
+            } else if (args[i].equals("--tls-trust") && i + 1 < args.length) {
+                trust = java.nio.file.Path.of(args[++i]);
             } else if (args[i].equals("--wait") && i + 1 < args.length) {
                 wait = io.sessionmesh.settings.Units.parseDuration(args[++i]);
             } else {
@@ -60,7 +69,17 @@ public final class GroupsCommand {
         boolean change = rest.size() == 2 && (rest.get(0).equals("add") || rest.get(0).equals("remove"));
         if (directory == null || !(list || change)) {
             err.println("usage: java -jar sessionmesh-master.jar groups --directory 'host:port|host:port|...' [--wait 10m] "
+                    + "[--tls-cert chain.pem --tls-key key.pem --tls-trust ca.pem] "
                     + "(list | add 'host:port|host:port|...' | remove host:port)");
+            return 2;
+        }
+        io.netty.handler.ssl.SslContext tls;
+        try {
+            io.sessionmesh.wire.tls.TlsFiles files = io.sessionmesh.wire.tls.TlsFiles.ofOptional(
+                    "--tls-cert, --tls-key, --tls-trust", cert, key, trust);
+            tls = files == null ? null : files.clientContext();
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
             return 2;
         }
         List<List<String>> seeds = GroupMap.parseGroups(directory);
@@ -71,7 +90,7 @@ public final class GroupsCommand {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("groups-command", true),
                 NioIoHandler.newFactory());
         try (GroupLink link = new GroupLink(seeds.get(0), loop, MasterConnectionOptions.builder()
-                .requestTimeout(Duration.ofMillis(GroupOps.CALL_TIMEOUT_MILLIS)).build())) {
+                .requestTimeout(Duration.ofMillis(GroupOps.CALL_TIMEOUT_MILLIS)).tls(tls).build())) {
             if (list) {
                 byte[] map = link.call(Opcodes.GROUP_MAP, new byte[0], GroupOps.CALL_TIMEOUT_MILLIS);
                 out.println(map.length == 0 ? "no map yet (no sidecar has connected)" : describe(GroupMap.decode(map)));

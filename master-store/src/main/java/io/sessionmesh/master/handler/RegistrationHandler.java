@@ -7,6 +7,7 @@ import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.tls.PeerIdentity;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelHandlerContext;
@@ -18,7 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * Registration and leases (PROTOCOL.md 3.7): REGISTER makes this connection a cache's (its reads then make the cache a
  * holder of what it read, its writes do not invalidate itself); on the cache's control connection it also sets up the
  * pushes, and the answer to it, as every PING answer there, grants the cache's lease for the registry's lease length
- * from now. PINGs on other connections only echo. Everything else passes on to {@link DataHandler}.
+ * from now, and says so (a PING answer carries the lease granted, 0 elsewhere: on other connections, and on a control
+ * connection a newer one superseded). A holder is bound to the peer that registered it ({@link PeerIdentity}). Everything else passes on to {@link DataHandler}.
  */
 public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
     private final HolderRegistry holders;
@@ -75,10 +77,12 @@ public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
         if (r.request() instanceof MasterRequest.Register register) {
             return register(ctx, r.requestId(), register);
         }
+        long granted = 0;
         if (registration.isCurrentControl()) {
             registration.holder().granted(System.nanoTime() + holders.leaseNanos());
+            granted = holders.leaseMillis();
         }
-        return new MasterAnswer.Bytes(Opcodes.PING, r.requestId(), ((MasterRequest.Ping) r.request()).payload());
+        return new MasterAnswer.Pong(r.requestId(), granted, ((MasterRequest.Ping) r.request()).payload());
     }
 
     private MasterAnswer register(ChannelHandlerContext ctx, int id, MasterRequest.Register request) {
@@ -87,7 +91,12 @@ public final class RegistrationHandler extends ChannelInboundHandlerAdapter {
             return refused(id, "this connection is already registered as another holder");
         }
         if (holder == null) {
-            holder = holders.connect(request.holder());
+            try {
+                holder = holders.connect(request.holder(), PeerIdentity.of(ctx.channel()));
+            } catch (HolderRegistry.Refused e) {
+                counters.errors.increment();
+                return new MasterAnswer.Error(Opcodes.REGISTER, id, e.status(), "REGISTER: " + e.getMessage());
+            }
             registration.registered(holder, holders.invalidatorFor(holder));
         }
         if (request.control()) {

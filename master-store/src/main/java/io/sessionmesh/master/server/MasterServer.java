@@ -14,6 +14,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -72,14 +73,16 @@ public final class MasterServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.holders = new HolderRegistry(config.lease().toMillis(), sweeper);
+        this.holders = new HolderRegistry(config.lease().toMillis(), config.maxHoldersPerPeer(), sweeper);
+        SslContext serverTls = config.tls() == null ? null : config.tls().serverContext();
+        SslContext clientTls = config.tls() == null ? null : config.tls().clientContext();
         ReplicaGroup replica = null;
         GroupOps ops = null;
         try {
             if (config.group() != null) {
                 replica = ReplicaGroup.start(config.group(), store, new BinaryTransportCodec(config.transportLimits()),
                         holders.invalidatorFor(null), config.lease().toMillis());
-                ops = new GroupOps(replica, store, holders.invalidatorFor(null));
+                ops = new GroupOps(replica, store, holders.invalidatorFor(null), clientTls);
             }
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -89,7 +92,7 @@ public final class MasterServer implements AutoCloseable {
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                     .childHandler(new MasterServerInitializer(config, store, counters, this::statsJson, channels,
-                            holders, replica, sweeper, ops));
+                            holders, replica, sweeper, ops, serverTls));
             serverChannel = b.bind(config.bind(), config.port()).sync().channel();
         } catch (RuntimeException | InterruptedException | IOException e) {
             if (ops != null) {

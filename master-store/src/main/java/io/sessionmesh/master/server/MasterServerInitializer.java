@@ -22,6 +22,9 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.sessionmesh.wire.tls.TlsFiles;
 
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -29,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * The pipeline of one master connection, head to tail:
  *
  * <pre>
+ *  tls        SslHandler             with TLS configured only: mutual TLS, a client certificate required (PROTOCOL.md 3.10)
  *  limit      ConnectionLimiter      refuses connections over max-connections
  *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
@@ -56,11 +60,14 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
     private final ReplicaGroup group;
     private final GroupOps groupOps;
     private final ScheduledExecutorService timer;
+    /** The server TLS context, or null for plain TCP. */
+    private final SslContext tls;
 
     MasterServerInitializer(MasterConfig config, SessionStore store, ServerCounters counters, DataHandler.StatsSource stats,
                             ChannelGroup channels, HolderRegistry holders, ReplicaGroup group, ScheduledExecutorService timer,
-                            GroupOps groupOps) {
+                            GroupOps groupOps, SslContext tls) {
         this.groupOps = groupOps;
+        this.tls = tls;
         this.config = config;
         this.store = store;
         this.codec = new BinaryTransportCodec(config.transportLimits());
@@ -79,6 +86,11 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
         ConnectionRegistration registration = new ConnectionRegistration(holders);
         FlowControlHandler flow = new FlowControlHandler(config.maxInFlight(), config.maxOutboundBytes(), counters);
         PushHandler pushes = new PushHandler(registration, holders.counters(), counters);
+        if (tls != null) {
+            SslHandler handler = tls.newHandler(ch.alloc());
+            handler.setHandshakeTimeoutMillis(TlsFiles.HANDSHAKE_TIMEOUT_MILLIS);
+            ch.pipeline().addLast("tls", handler);
+        }
         ch.pipeline()
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))

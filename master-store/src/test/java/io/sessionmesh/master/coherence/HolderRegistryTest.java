@@ -34,11 +34,11 @@ class HolderRegistryTest {
         HolderRegistry r = new HolderRegistry(2000, timer);
         Set<Long> bits = new HashSet<>();
         for (int i = 0; i < HolderRegistry.OWN_SLOTS; i++) {
-            bits.add(r.connect(UUID.randomUUID()).bit());
+            bits.add(Holders.connect(r, UUID.randomUUID()).bit());
         }
         assertEquals(HolderRegistry.OWN_SLOTS, bits.size());
         assertFalse(bits.contains(HolderRegistry.SHARED_BIT));
-        Holder extra = r.connect(UUID.randomUUID());
+        Holder extra = Holders.connect(r, UUID.randomUUID());
         assertEquals(HolderRegistry.SHARED_BIT, extra.bit());
         assertEquals(64, r.holders().size());
     }
@@ -47,21 +47,21 @@ class HolderRegistryTest {
     void aHolderKeepsItsSlotAcrossConnections_andLosesItOnlyWithoutConnectionOrLease() {
         HolderRegistry r = new HolderRegistry(2000, timer);
         UUID id = UUID.randomUUID();
-        Holder h = r.connect(id);
-        assertSame(h, r.connect(id), "a second connection of the same sidecar");
+        Holder h = Holders.connect(r, id);
+        assertSame(h, Holders.connect(r, id), "a second connection of the same sidecar");
         r.disconnect(h);
         r.disconnect(h);
         h.granted(System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
         for (int i = 0; i < HolderRegistry.OWN_SLOTS - 1; i++) {
-            r.connect(UUID.randomUUID());
+            Holders.connect(r, UUID.randomUUID());
         }
-        Holder next = r.connect(UUID.randomUUID());
+        Holder next = Holders.connect(r, UUID.randomUUID());
         assertEquals(HolderRegistry.SHARED_SLOT, next.slot(), "the slot of a holder whose lease runs is not given away");
 
         HolderRegistry r2 = new HolderRegistry(2000, timer);
-        Holder gone = r2.connect(UUID.randomUUID());
+        Holder gone = Holders.connect(r2, UUID.randomUUID());
         r2.disconnect(gone); // no connection, and its lease (none granted) is over
-        Holder reuse = r2.connect(UUID.randomUUID());
+        Holder reuse = Holders.connect(r2, UUID.randomUUID());
         assertEquals(gone.slot(), reuse.slot());
         assertNotEquals(gone, reuse);
     }
@@ -69,9 +69,9 @@ class HolderRegistryTest {
     @Test
     void aHolderWithoutControlConnection_isWaitedForUntilItsLeaseRunsOut() throws Exception {
         HolderRegistry r = new HolderRegistry(2000, timer);
-        Holder writer = r.connect(UUID.randomUUID());
-        Holder cutOff = r.connect(UUID.randomUUID());
-        Holder neverLeased = r.connect(UUID.randomUUID());
+        Holder writer = Holders.connect(r, UUID.randomUUID());
+        Holder cutOff = Holders.connect(r, UUID.randomUUID());
+        Holder neverLeased = Holders.connect(r, UUID.randomUUID());
         long grantedFor = TimeUnit.MILLISECONDS.toNanos(300);
         cutOff.granted(System.nanoTime() + grantedFor);
         long start = System.nanoTime();
@@ -99,5 +99,21 @@ class HolderRegistryTest {
         assertEquals(inv.sections(), back.sections());
         assertEquals(List.of(3L, 9L), new ArrayList<>(java.util.Arrays.stream(back.versions()).boxed().toList()));
         frame.release();
+    }
+
+    @Test
+    void aHolderIdIsBoundToThePeerThatRegisteredItFirst() throws Exception {
+        HolderRegistry r = new HolderRegistry(2000, timer);
+        UUID id = UUID.randomUUID();
+        Holder h = r.connect(id, "cert CN=sidecar-a");
+        assertSame(h, r.connect(id, "cert CN=sidecar-a"), "the same peer's second connection");
+        HolderRegistry.Refused refused = org.junit.jupiter.api.Assertions.assertThrows(HolderRegistry.Refused.class,
+                () -> r.connect(id, "cert CN=sidecar-b"));
+        assertEquals(io.sessionmesh.wire.transport.Status.FORBIDDEN, refused.status());
+        assertEquals(2, h.connections(), "the refused registration counts no connection");
+        r.disconnect(h);
+        r.disconnect(h);
+        org.junit.jupiter.api.Assertions.assertThrows(HolderRegistry.Refused.class, () -> r.connect(id, "cert CN=sidecar-b"),
+                "not even once the holder has no connection left");
     }
 }

@@ -101,7 +101,7 @@ class DataHandlerTest {
     @Test
     void writeOfASectionAnotherCacheHolds_isAnsweredFenced() {
         ConnectionRegistration cache = new ConnectionRegistration(holders);
-        cache.registered(holders.connect(UUID.randomUUID()), holders.invalidatorFor(null));
+        cache.registered(io.sessionmesh.master.coherence.Holders.connect(holders, UUID.randomUUID()), holders.invalidatorFor(null));
         EmbeddedChannel reader = channel(cache);
         EmbeddedChannel writer = channel(new ConnectionRegistration(holders));
         String id = store.create().id();

@@ -145,7 +145,7 @@ class GroupDataHandlerIT {
                 new MasterRequest.Register(UUID.randomUUID(), true, 1));
         assertEquals(LEASE_MILLIS, registered.leaseMillis());
         assertTrue(registration.isCurrentControl());
-        assertArrayEquals(new byte[]{9}, ((MasterAnswer.Bytes) call(ch, 2, new MasterRequest.Ping(new byte[]{9}))).body());
+        assertArrayEquals(new byte[]{9}, ((MasterAnswer.Pong) call(ch, 2, new MasterRequest.Ping(new byte[]{9}))).payload());
 
         group.close();
         group = null;

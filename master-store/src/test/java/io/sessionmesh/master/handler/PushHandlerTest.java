@@ -41,7 +41,7 @@ class PushHandlerTest {
 
     /** Makes the channel the control connection of a holder with a long lease; returns the holder. */
     private Holder control() {
-        Holder holder = holders.connect(UUID.randomUUID());
+        Holder holder = io.sessionmesh.master.coherence.Holders.connect(holders, UUID.randomUUID());
         PushTable table = new PushTable(holder, handler, ch.eventLoop(), holders.counters());
         assertTrue(holder.takeControl(table, 1));
         registration.registered(holder, holders.invalidatorFor(holder));

@@ -9,12 +9,14 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -59,19 +61,59 @@ class RegistrationHandlerTest {
     void pingOnTheControlConnection_renewsTheLease_andEchoes() {
         call(1, new MasterRequest.Register(UUID.randomUUID(), true, 1));
         long beforePing = System.nanoTime();
-        MasterAnswer.Bytes pong = (MasterAnswer.Bytes) call(2, new MasterRequest.Ping(new byte[] {7, 8}));
-        assertArrayEquals(new byte[] {7, 8}, pong.body());
+        MasterAnswer.Pong pong = (MasterAnswer.Pong) call(2, new MasterRequest.Ping(new byte[] {7, 8}));
+        assertArrayEquals(new byte[] {7, 8}, pong.payload());
+        assertEquals(LEASE_MS, pong.grantedMillis(), "the answer says it granted the lease");
         assertTrue(registration.holder().grantedUntil() - beforePing >= TimeUnit.MILLISECONDS.toNanos(LEASE_MS),
                 "the ping's answer grants the lease from when it was handled");
     }
 
     @Test
-    void pingOnAnotherConnection_onlyEchoes() {
+    void pingOnAnotherConnection_onlyEchoes_andSaysItGrantedNothing() {
         call(1, new MasterRequest.Register(UUID.randomUUID(), false, 0));
         long granted = registration.holder().grantedUntil();
-        assertInstanceOf(MasterAnswer.Bytes.class, call(2, new MasterRequest.Ping(new byte[0])));
+        MasterAnswer.Pong pong = (MasterAnswer.Pong) call(2, new MasterRequest.Ping(new byte[0]));
+        assertEquals(0, pong.grantedMillis());
+        assertFalse(pong.granted());
         assertEquals(granted, registration.holder().grantedUntil());
         assertNull(registration.pushes());
+    }
+
+    /**
+     * A connection whose control registration a newer one superseded (the sidecar reconnected, or someone else
+     * registered as this holder) must not take its ping answers for lease renewals: the pushes go elsewhere now.
+     */
+    @Test
+    void pingsOnASupersededControlConnection_grantNothing_andSaySo() {
+        UUID id = UUID.randomUUID();
+        call(1, new MasterRequest.Register(id, true, 1));
+        ConnectionRegistration newer = new ConnectionRegistration(holders);
+        EmbeddedChannel newerChannel = new EmbeddedChannel(new RegistrationHandler(holders, newer,
+                new PushHandler(newer, holders.counters(), counters), counters));
+        newerChannel.writeInbound(new Received(1, new MasterRequest.Register(id, true, 2)));
+        newerChannel.flushOutbound();
+        assertInstanceOf(MasterAnswer.Registered.class, newerChannel.readOutbound());
+        MasterAnswer.Pong pong = (MasterAnswer.Pong) call(2, new MasterRequest.Ping(new byte[] {1}));
+        assertEquals(0, pong.grantedMillis(), "the old control connection is told it renewed nothing");
+    }
+
+    @Test
+    void onePeerMayHoldAtMostMaxHoldersPerPeer_thenRegisterIsUnavailable() {
+        HolderRegistry two = new HolderRegistry(LEASE_MS, 2, timer);
+        List<MasterAnswer> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ConnectionRegistration r = new ConnectionRegistration(two);
+            EmbeddedChannel c = new EmbeddedChannel(new RegistrationHandler(two, r,
+                    new PushHandler(r, two.counters(), counters), counters));
+            c.writeInbound(new Received(1, new MasterRequest.Register(UUID.randomUUID(), false, 0)));
+            c.flushOutbound();
+            answers.add(c.readOutbound());
+        }
+        assertInstanceOf(MasterAnswer.Registered.class, answers.get(0));
+        assertInstanceOf(MasterAnswer.Registered.class, answers.get(1));
+        MasterAnswer.Error third = (MasterAnswer.Error) answers.get(2);
+        assertEquals(Status.UNAVAILABLE, third.status());
+        assertTrue(third.message().contains("already has 2 holders registered"), third.message());
     }
 
     @Test

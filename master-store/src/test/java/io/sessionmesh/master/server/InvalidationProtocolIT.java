@@ -185,7 +185,7 @@ class InvalidationProtocolIT {
                     () -> c.register(UUID.randomUUID(), false, 0).get(5, TimeUnit.SECONDS));
             assertEquals(Status.BAD_REQUEST, MasterException.statusOf(other));
             assertTrue(other.getCause().getMessage().contains("already registered"), other.getMessage());
-            assertEquals(2, c.ping(new byte[] {1, 2}).get(5, TimeUnit.SECONDS).length, "the connection still works");
+            assertEquals(2, c.ping(new byte[] {1, 2}).get(5, TimeUnit.SECONDS).payload().length, "the connection still works");
         }
     }
 

@@ -46,7 +46,7 @@ class MasterPipelineTest {
         MasterConfig config = MasterConfig.of(Map.of("max-in-flight", String.valueOf(maxInFlight), "max-frame", "64k",
                 "max-session", "32k", "max-attribute", "1000", "max-section", "4000"));
         return new EmbeddedChannel(new MasterServerInitializer(config, store, counters, () -> "{}".getBytes(),
-                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), holders, null, null, null));
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), holders, null, null, null, null));
     }
 
     static ByteBuf request(int opcode, int id, byte[] body) {
@@ -119,7 +119,7 @@ class MasterPipelineTest {
         assertEquals(0, read.sections().get(1).version());
         Answer p = next(ch);
         assertEquals(12, p.requestId());
-        assertArrayEquals(new byte[] {7}, p.body());
+        assertArrayEquals(new byte[] {0, 0, 0, 0, 7}, p.body(), "no lease granted (not registered), then the payload");
         Answer t = next(ch);
         assertEquals(13, t.requestId());
         assertEquals(Status.OK, t.status());

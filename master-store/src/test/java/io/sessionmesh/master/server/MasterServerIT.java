@@ -155,7 +155,7 @@ class MasterServerIT {
             assertEquals(Status.BAD_REQUEST, a.status());
             assertTrue(a.text().contains("magic"), a.text());
             assertTrue(bad.closedByPeer());
-            assertArrayEquals(new byte[] {1}, healthy.ping(new byte[] {1}).join());
+            assertArrayEquals(new byte[] {1}, healthy.ping(new byte[] {1}).join().payload());
         }
     }
 
@@ -207,7 +207,7 @@ class MasterServerIT {
             watcher.start();
             while (watcher.isAlive()) {
                 // The healthy connection keeps talking, so only the silent one is idle.
-                assertArrayEquals(new byte[] {2}, healthy.ping(new byte[] {2}).join());
+                assertArrayEquals(new byte[] {2}, healthy.ping(new byte[] {2}).join().payload());
                 watcher.join(200);
             }
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -247,7 +247,7 @@ class MasterServerIT {
         try (MasterConnection healthy = connect()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!writerStopped.get() && System.nanoTime() < deadline) {
-                assertArrayEquals(new byte[] {3}, healthy.ping(new byte[] {3}).get(5, TimeUnit.SECONDS));
+                assertArrayEquals(new byte[] {3}, healthy.ping(new byte[] {3}).get(5, TimeUnit.SECONDS).payload());
                 pings.incrementAndGet();
                 Thread.sleep(20);
             }

@@ -4,6 +4,7 @@ import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.placement.Placement;
+import io.sessionmesh.wire.tls.TlsFiles;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.net.InetSocketAddress;
@@ -41,6 +42,9 @@ import java.util.Map;
  *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
  *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
  *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests waiting on one master connection</td></tr>
+ *   <tr><td>master-tls-cert, master-tls-key, master-tls-trust</td><td>none (plain TCP)</td><td>mutual TLS to the
+ *       masters (all three or none, PEM files): this sidecar's certificate chain and PKCS#8 key, and the authorities that
+ *       sign the masters' certificates, which must name the addresses in {@code masters} (PROTOCOL.md 3.10)</td></tr>
  *   <tr><td>reconnect-min, reconnect-max</td><td>100ms, 5s</td><td>backoff between reconnect attempts (doubling)</td></tr>
  *   <tr><td>heartbeat-interval</td><td>1s</td><td>a PING on every master connection, to find a dead one (the control
  *       connection pings more often when the lease needs it: a quarter of the lease less its margin)</td></tr>
@@ -98,6 +102,7 @@ public final class SidecarConfig {
     private final Duration masterConnectTimeout;
     private final Duration masterTimeout;
     private final int masterMaxInFlight;
+    private final TlsFiles masterTls;
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final Duration heartbeatInterval;
@@ -143,6 +148,8 @@ public final class SidecarConfig {
                 Duration.ofMinutes(1));
         masterTimeout = c.duration("master-timeout", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(10));
         masterMaxInFlight = c.integer("master-max-in-flight", DEFAULT_MASTER_MAX_IN_FLIGHT, 1, 1 << 20);
+        masterTls = TlsFiles.ofOptional("master-tls-cert, master-tls-key, master-tls-trust", c.path("master-tls-cert", null),
+                c.path("master-tls-key", null), c.path("master-tls-trust", null));
         reconnectMin = c.duration("reconnect-min", Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(1));
         reconnectMax = c.duration("reconnect-max", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10));
         heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
@@ -307,6 +314,11 @@ public final class SidecarConfig {
 
     public int masterMaxInFlight() {
         return masterMaxInFlight;
+    }
+
+    /** The TLS files of this sidecar's master connections, or null for plain TCP. */
+    public TlsFiles masterTls() {
+        return masterTls;
     }
 
     public Duration reconnectMin() {

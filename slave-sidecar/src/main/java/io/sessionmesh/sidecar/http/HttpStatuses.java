@@ -18,6 +18,7 @@ public final class HttpStatuses {
             case Status.BAD_REQUEST, Status.UNSUPPORTED_VERSION -> HttpResponseStatus.BAD_REQUEST;
             case Status.UNAVAILABLE, Status.NOT_LEADER, Status.MOVED, Status.MOVING -> HttpResponseStatus.SERVICE_UNAVAILABLE;
             case Status.TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
+            case Status.FORBIDDEN -> HttpResponseStatus.BAD_GATEWAY; // a master refused this sidecar, not the caller
             default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
         };
     }

@@ -4,6 +4,7 @@ import io.sessionmesh.wire.client.InvalidationListener;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.EventLoopGroup;
@@ -291,10 +292,10 @@ public final class MasterPool implements AutoCloseable {
     }
 
     /**
-     * A heartbeat PING; true when it is answered. Only a ping that got no answer in time means a hung master; one
-     * answered NOT_LEADER means the group has another leader.
+     * A heartbeat PING; its answer (null when it failed). Only a ping that got no answer in time means a hung master;
+     * one answered NOT_LEADER means the group has another leader.
      */
-    private CompletableFuture<Boolean> ping(MasterConnection c, InetSocketAddress at) {
+    private CompletableFuture<MasterAnswer.Pong> ping(MasterConnection c, InetSocketAddress at) {
         return c.ping(PING).handle((r, e) -> {
             MasterException refused = e == null ? null : MasterException.of(e);
             if (refused != null && refused.status() == Status.NOT_LEADER) {
@@ -305,7 +306,7 @@ public final class MasterPool implements AutoCloseable {
                 log.warn("master {}: heartbeat got no answer, reconnecting: {}", name, e.getMessage());
                 c.close();
             }
-            return e == null;
+            return e == null ? r : null;
         });
     }
 
@@ -315,9 +316,16 @@ public final class MasterPool implements AutoCloseable {
             return;
         }
         long sent = System.nanoTime();
-        ping(c, at).thenAccept(ok -> {
-            if (ok) {
+        ping(c, at).thenAccept(pong -> {
+            if (pong != null && pong.granted()) {
                 lease.renewed(sent, epoch);
+            } else if (pong != null && c.isOpen()) {
+                // Answered, but not as our control connection: another connection registered as this holder with a
+                // newer sequence and takes the pushes now. Serving on would miss them: give this one up (a new
+                // epoch; nothing cached so far is served again).
+                lastError = "the master no longer counts connection 0 as this sidecar's control connection";
+                log.warn("master {}: a ping on the control connection granted no lease; reconnecting", name);
+                c.close();
             }
         });
         c.eventLoop().schedule(() -> renew(c, at, epoch, intervalMillis), intervalMillis, TimeUnit.MILLISECONDS);

@@ -22,6 +22,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.sessionmesh.wire.tls.TlsFiles;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -35,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * order they come ({@link RequestTable}). Futures complete on the connection's event loop: callers must not block in
  * their callbacks. No reconnect here: a pool above it replaces dead connections.
  *
- * <p>The pipeline: traffic counter (optional), {@link FrameDecoder}, {@link FrameEncoder} (requests written without a
+ * <p>The pipeline: TLS (optional, {@link MasterConnectionOptions#tls()}), traffic counter (optional), {@link FrameDecoder}, {@link FrameEncoder} (requests written without a
  * flush leave together at the next {@link #flush()}), {@link RequestTable}.
  */
 public final class MasterConnection implements AutoCloseable {
@@ -66,6 +68,11 @@ public final class MasterConnection implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (options.tls() != null) {
+                            SslHandler tls = options.tls().newHandler(ch.alloc(), address.getHostString(), address.getPort());
+                            tls.setHandshakeTimeoutMillis(TlsFiles.HANDSHAKE_TIMEOUT_MILLIS);
+                            ch.pipeline().addLast("tls", tls);
+                        }
                         if (options.traffic() != null) {
                             ch.pipeline().addLast("traffic", options.traffic().handler());
                         }
@@ -77,7 +84,20 @@ public final class MasterConnection implements AutoCloseable {
                 });
         CompletableFuture<MasterConnection> result = new CompletableFuture<>();
         b.connect(address).addListener((ChannelFuture f) -> {
-            if (f.isSuccess()) {
+            SslHandler tls = f.isSuccess() ? f.channel().pipeline().get(SslHandler.class) : null;
+            if (tls != null) {
+                // Ready once the handshake is done: a master that refuses our certificate (or whose certificate we
+                // refuse) fails the connect, not the first request.
+                tls.handshakeFuture().addListener(h -> {
+                    if (h.isSuccess()) {
+                        result.complete(new MasterConnection(f.channel(), peer));
+                    } else {
+                        f.channel().close();
+                        result.completeExceptionally(new MasterException(Status.UNAVAILABLE, "TLS handshake with " + peer
+                                + " failed: " + h.cause().getMessage(), h.cause()));
+                    }
+                });
+            } else if (f.isSuccess()) {
                 result.complete(new MasterConnection(f.channel(), peer));
             } else {
                 result.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot connect to " + peer + ": "
@@ -153,8 +173,8 @@ public final class MasterConnection implements AutoCloseable {
         return send(new MasterRequest.Register(holder, control, sequence));
     }
 
-    /** A ping; the answer carries the same bytes. */
-    public CompletableFuture<byte[]> ping(byte[] payload) {
+    /** A ping; the answer carries the lease it granted (0: none, PROTOCOL.md 3.7) and the same bytes. */
+    public CompletableFuture<MasterAnswer.Pong> ping(byte[] payload) {
         return send(new MasterRequest.Ping(payload));
     }
 

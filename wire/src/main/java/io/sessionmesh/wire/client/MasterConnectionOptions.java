@@ -2,6 +2,8 @@ package io.sessionmesh.wire.client;
 
 import io.sessionmesh.wire.transport.TransportLimits;
 
+import io.netty.handler.ssl.SslContext;
+
 import java.time.Duration;
 
 /**
@@ -19,6 +21,8 @@ import java.time.Duration;
  *   <tr><td>limits</td><td>{@link TransportLimits#DEFAULT}</td><td>the largest answer frame read, and the transport
  *       codec's limits</td></tr>
  *   <tr><td>traffic</td><td>none</td><td>counts the bytes of every connection made with these options</td></tr>
+ *   <tr><td>tls</td><td>none (plain TCP)</td><td>a client TLS context ({@code TlsFiles.clientContext()}): the
+ *       connection presents its certificate, checks the master's, and is ready only once the handshake is done</td></tr>
  * </table>
  */
 public final class MasterConnectionOptions {
@@ -33,6 +37,7 @@ public final class MasterConnectionOptions {
     private final int maxInFlight;
     private final TransportLimits limits;
     private final LinkTraffic traffic;
+    private final SslContext tls;
 
     private MasterConnectionOptions(Builder b) {
         connectTimeout = b.connectTimeout;
@@ -40,6 +45,7 @@ public final class MasterConnectionOptions {
         maxInFlight = b.maxInFlight;
         limits = b.limits;
         traffic = b.traffic;
+        tls = b.tls;
     }
 
     public static Builder builder() {
@@ -67,10 +73,15 @@ public final class MasterConnectionOptions {
         return traffic;
     }
 
+    /** The client TLS context, or null for plain TCP. */
+    public SslContext tls() {
+        return tls;
+    }
+
     @Override
     public String toString() {
         return "MasterConnectionOptions[connectTimeout=" + connectTimeout.toMillis() + "ms, requestTimeout="
-                + requestTimeout.toMillis() + "ms, maxInFlight=" + maxInFlight + "]";
+                + requestTimeout.toMillis() + "ms, maxInFlight=" + maxInFlight + ", tls=" + (tls != null) + "]";
     }
 
     /** Builds {@link MasterConnectionOptions}; starts from the defaults. */
@@ -80,8 +91,18 @@ public final class MasterConnectionOptions {
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private TransportLimits limits = TransportLimits.DEFAULT;
         private LinkTraffic traffic;
+        private SslContext tls;
 
         private Builder() {
+        }
+
+        /** Connects with TLS through this client context (null: plain TCP). */
+        public Builder tls(SslContext context) {
+            if (context != null && !context.isClient()) {
+                throw new IllegalArgumentException("tls: a server context cannot connect");
+            }
+            this.tls = context;
+            return this;
         }
 
         public Builder connectTimeout(Duration timeout) {

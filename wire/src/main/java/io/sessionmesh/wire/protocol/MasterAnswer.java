@@ -162,7 +162,48 @@ public sealed interface MasterAnswer extends OutboundFrame {
         }
     }
 
-    /** An OK answer whose body is bytes: PING's payload back, SCHEMA_FETCH's schema, STATS's JSON; empty for DELETE and SCHEMA_PUBLISH. */
+    /**
+     * PING: the lease it granted, then the payload back. {@code | lease granted ms: u32 | payload |}. The grant is
+     * the master's lease length when the ping came on its holder's current control connection (the holder's lease
+     * now runs from when it sent the ping), and 0 otherwise: on any other connection, and on a control connection
+     * whose registration a newer one superseded; a cache counts only a grant above 0 as a renewal (PROTOCOL.md 3.7).
+     */
+    record Pong(int requestId, long grantedMillis, byte[] payload) implements MasterAnswer {
+        /** Bytes before the payload. */
+        public static final int GRANT_BYTES = 4;
+
+        @Override
+        public int opcode() {
+            return Opcodes.PING;
+        }
+
+        /** Whether this answer renewed the lease. */
+        public boolean granted() {
+            return grantedMillis > 0;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return GRANT_BYTES + payload.length;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeInt((int) grantedMillis).writeBytes(payload);
+        }
+
+        static Pong decode(Frame frame) {
+            ByteBuf b = frame.body();
+            if (b.readableBytes() < GRANT_BYTES) {
+                throw new IllegalArgumentException("PING answer of " + b.readableBytes() + " bytes: expected "
+                        + GRANT_BYTES + " and the payload");
+            }
+            long granted = b.readUnsignedInt();
+            return new Pong(frame.requestId(), granted, Bodies.bytes(b));
+        }
+    }
+
+    /** An OK answer whose body is bytes: SCHEMA_FETCH's schema, SCHEMA_FETCH's schema, STATS's JSON; empty for DELETE and SCHEMA_PUBLISH. */
     record Bytes(int opcode, int requestId, byte[] body) implements MasterAnswer {
         private static final byte[] NONE = {};
 

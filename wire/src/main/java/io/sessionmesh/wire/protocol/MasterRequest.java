@@ -153,8 +153,11 @@ public sealed interface MasterRequest<A> {
         }
     }
 
-    /** Liveness; on a cache's control connection also a lease renewal. The answer carries the payload back. */
-    record Ping(byte[] payload) implements MasterRequest<byte[]> {
+    /**
+     * Liveness; on a cache's control connection also a lease renewal. The answer carries the lease granted (0: none)
+     * and the payload back.
+     */
+    record Ping(byte[] payload) implements MasterRequest<MasterAnswer.Pong> {
         @Override
         public int opcode() {
             return Opcodes.PING;
@@ -171,8 +174,8 @@ public sealed interface MasterRequest<A> {
         }
 
         @Override
-        public byte[] decodeAnswer(Frame answer, BinaryTransportCodec codec) {
-            return Bodies.bytes(answer.body());
+        public MasterAnswer.Pong decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return MasterAnswer.Pong.decode(answer);
         }
     }
 

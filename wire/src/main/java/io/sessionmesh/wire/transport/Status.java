@@ -44,12 +44,17 @@ public final class Status {
      * one): nothing was applied; send the request again in a few milliseconds (PROTOCOL.md 3.9).
      */
     public static final int MOVING = 11;
+    /**
+     * The peer is known and refused: a REGISTER for a holder that another peer (certificate subject, or address
+     * without TLS) registered first (PROTOCOL.md 3.7, 3.10).
+     */
+    public static final int FORBIDDEN = 12;
     /** The highest code the wire can carry (one unsigned byte). */
     public static final int MAX_CODE = 255;
 
     private static final String[] NAMES = {
         "OK", "NOT_FOUND", "CONFLICT", "TOO_LARGE", "BAD_REQUEST", "UNAVAILABLE", "TIMEOUT", "INTERNAL",
-        "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING",
+        "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING", "FORBIDDEN",
     };
     private static final String UNKNOWN_PREFIX = "STATUS_";
 

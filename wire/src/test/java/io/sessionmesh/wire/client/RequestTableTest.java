@@ -126,7 +126,7 @@ class RequestTableTest {
     void overMaxInFlight_failsAtOnceWithUnavailable_andSendsNothing() {
         EmbeddedChannel ch = channel(1, Duration.ofSeconds(5));
         send(ch, new MasterRequest.Ping(new byte[] {1}));
-        CompletableFuture<byte[]> second = send(ch, new MasterRequest.Ping(new byte[] {2}));
+        CompletableFuture<MasterAnswer.Pong> second = send(ch, new MasterRequest.Ping(new byte[] {2}));
         MasterException e = (MasterException) assertThrows(CompletionException.class, second::join).getCause();
         assertEquals(Status.UNAVAILABLE, e.status());
         assertTrue(e.getMessage().contains("1 requests already wait"), e.getMessage());
@@ -136,7 +136,7 @@ class RequestTableTest {
     @Test
     void unansweredRequest_timesOutOnTheSweep_andALateAnswerIsIgnored() {
         EmbeddedChannel ch = channel(10, Duration.ofMillis(100));
-        CompletableFuture<byte[]> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
+        CompletableFuture<MasterAnswer.Pong> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
         sent(ch).forEach(Frame::release);
         ch.advanceTimeBy(60, TimeUnit.MILLISECONDS);
         ch.runScheduledPendingTasks();
@@ -145,7 +145,7 @@ class RequestTableTest {
         ch.runScheduledPendingTasks();
         MasterException e = (MasterException) assertThrows(CompletionException.class, ping::join).getCause();
         assertEquals(Status.TIMEOUT, e.status());
-        ch.writeInbound(answer(new MasterAnswer.Bytes(Opcodes.PING, 1, new byte[] {1})));
+        ch.writeInbound(answer(new MasterAnswer.Pong(1, 0, new byte[] {1})));
         assertTrue(ping.isCompletedExceptionally());
     }
 
@@ -154,7 +154,7 @@ class RequestTableTest {
         EmbeddedChannel ch = channel(10, Duration.ofSeconds(5));
         ch.writeInbound(answer(new Invalidation("s7", 0, List.of("a"), new long[] {3}).asPush(41)));
         assertEquals(List.of("41:s7"), pushes);
-        CompletableFuture<byte[]> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
+        CompletableFuture<MasterAnswer.Pong> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
         ByteBuf junk = Unpooled.buffer();
         FrameHeader.write(junk, Opcodes.INVALIDATE, FrameHeader.FLAG_PUSH, 0, 42, 3);
         junk.writeBytes(new byte[] {9, 9, 9});
@@ -174,7 +174,7 @@ class RequestTableTest {
         Throwable cause = assertThrows(CompletionException.class, w::join).getCause();
         assertInstanceOf(io.sessionmesh.wire.transport.MalformedMessageException.class, cause);
         assertEquals(Status.TOO_LARGE, ((io.sessionmesh.wire.transport.MalformedMessageException) cause).status());
-        CompletableFuture<byte[]> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
+        CompletableFuture<MasterAnswer.Pong> ping = send(ch, new MasterRequest.Ping(new byte[] {1}));
         assertFalse(ping.isDone(), "the one slot was taken by the request that never left");
         assertEquals(1, sent(ch).stream().peek(Frame::release).count());
     }
@@ -200,7 +200,7 @@ class RequestTableTest {
         for (CompletableFuture<?> f : List.of(stats, schema)) {
             assertEquals(Status.UNAVAILABLE, ((MasterException) assertThrows(CompletionException.class, f::join).getCause()).status());
         }
-        CompletableFuture<byte[]> after = send(ch, new MasterRequest.Ping(new byte[0]));
+        CompletableFuture<MasterAnswer.Pong> after = send(ch, new MasterRequest.Ping(new byte[0]));
         assertTrue(after.isCompletedExceptionally());
     }
 

@@ -1,0 +1,110 @@
+package io.sessionmesh.wire.tls;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+
+import javax.net.ssl.SSLException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * One peer's side of mutual TLS on the master protocol (PROTOCOL.md 3.10): its certificate chain and private key, and
+ * the certificates of the authorities it trusts to sign the other side's, all PEM files. A master built with these
+ * accepts only connections whose client presents a certificate those authorities signed; a sidecar (or a master
+ * calling another) presents its own and checks that the master's certificate names the address it dialled.
+ *
+ * <p>TLS 1.3 only. The engine is OpenSSL's when netty-tcnative is on the class path, the JDK's otherwise
+ * ({@link #provider()}). {@code docker/tls/make-dev-certs.sh} makes a development authority and certificates.
+ *
+ * @param certificateChain the peer's certificate, then any intermediates (PEM)
+ * @param privateKey       its private key, PKCS#8 PEM, unencrypted (protect the file: it is read at start only)
+ * @param trustedAuthorities the certificates that sign the other side's (PEM, one or more)
+ */
+public record TlsFiles(Path certificateChain, Path privateKey, Path trustedAuthorities) {
+    /** The only protocol offered. */
+    public static final String PROTOCOL = "TLSv1.3";
+    /** How long a TLS handshake may take before the connection is closed, in milliseconds. */
+    public static final long HANDSHAKE_TIMEOUT_MILLIS = 5_000;
+
+    public TlsFiles {
+        readable("certificate chain", certificateChain);
+        readable("private key", privateKey);
+        readable("trusted authorities", trustedAuthorities);
+    }
+
+    /**
+     * The files named by three options that are either all set or all absent: null when all are null;
+     * IllegalArgumentException naming what is missing otherwise.
+     */
+    public static TlsFiles ofOptional(String what, Path certificateChain, Path privateKey, Path trustedAuthorities) {
+        if (certificateChain == null && privateKey == null && trustedAuthorities == null) {
+            return null;
+        }
+        if (certificateChain == null || privateKey == null || trustedAuthorities == null) {
+            throw new IllegalArgumentException(what + ": TLS needs all three files, the certificate chain, the private key"
+                    + " and the trusted authorities; missing: "
+                    + (certificateChain == null ? "certificate chain " : "")
+                    + (privateKey == null ? "private key " : "")
+                    + (trustedAuthorities == null ? "trusted authorities" : "").trim());
+        }
+        return new TlsFiles(certificateChain, privateKey, trustedAuthorities);
+    }
+
+    private static void readable(String what, Path file) {
+        Objects.requireNonNull(file, what);
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new IllegalArgumentException("TLS " + what + " file " + file + " does not exist or cannot be read");
+        }
+    }
+
+    /** The context of a master's listening side: a client certificate signed by a trusted authority is required. */
+    public SslContext serverContext() {
+        try {
+            return SslContextBuilder.forServer(certificateChain.toFile(), privateKey.toFile())
+                    .trustManager(trustedAuthorities.toFile())
+                    .clientAuth(ClientAuth.REQUIRE)
+                    .protocols(PROTOCOL)
+                    .sslProvider(provider())
+                    .build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw invalid(e);
+        }
+    }
+
+    /**
+     * The context of a connecting side: presents this certificate, trusts only the given authorities, and checks that
+     * the master's certificate names the host it dialled (its subject alternative names).
+     */
+    public SslContext clientContext() {
+        try {
+            return SslContextBuilder.forClient()
+                    .keyManager(certificateChain.toFile(), privateKey.toFile())
+                    .trustManager(trustedAuthorities.toFile())
+                    .endpointIdentificationAlgorithm("HTTPS")
+                    .protocols(PROTOCOL)
+                    .sslProvider(provider())
+                    .build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw invalid(e);
+        }
+    }
+
+    private IllegalArgumentException invalid(Exception e) {
+        return new IllegalArgumentException("TLS files " + certificateChain + ", " + privateKey + ", "
+                + trustedAuthorities + " do not make a TLS context: " + e.getMessage(), e);
+    }
+
+    /** OpenSSL (netty-tcnative) when it loads, else the JDK's engine. */
+    public static SslProvider provider() {
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    @Override
+    public String toString() {
+        return "TlsFiles[" + certificateChain + ", " + privateKey + ", " + trustedAuthorities + "]";
+    }
+}
