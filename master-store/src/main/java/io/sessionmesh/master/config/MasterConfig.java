@@ -48,7 +48,7 @@ import java.util.Map;
  *   <tr><td>election-timeout</td><td>{@value #DEFAULT_ELECTION_TIMEOUT_MILLIS}ms</td><td>the shortest time without a
  *       leader's heartbeat before a follower stands for election (the longest is twice that)</td></tr>
  *   <tr><td>lease-margin</td><td>200ms</td><td>what a new leader waits beyond one lease before acknowledging writes</td></tr>
- *   <tr><td>raft-transport</td><td>netty</td><td>Ratis's transport between replicas: netty, or grpc (streaming
+ *   <tr><td>raft-transport</td><td>netty (grpc with TLS)</td><td>Ratis's transport between replicas: netty, or grpc (streaming
  *       appends; measured slower here: benchmarks/RESULTS.md 9)</td></tr>
  *   <tr><td>snapshot-every</td><td>{@value #DEFAULT_SNAPSHOT_EVERY}</td><td>log entries between snapshots</td></tr>
  *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid} and {@code master=host:port} there
@@ -109,7 +109,7 @@ public final class MasterConfig {
         tls = TlsFiles.ofOptional("tls-cert, tls-key, tls-trust", c.path("tls-cert", null), c.path("tls-key", null),
                 c.path("tls-trust", null));
         maxHoldersPerPeer = c.integer("max-holders-per-peer", DEFAULT_MAX_HOLDERS_PER_PEER, 1, 1024);
-        group = group(c, port);
+        group = group(c, port, tls != null);
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
         Duration year = Duration.ofDays(365);
@@ -140,7 +140,7 @@ public final class MasterConfig {
         }
     }
 
-    private static GroupConfig group(Settings c, int port) {
+    private static GroupConfig group(Settings c, int port, boolean tls) {
         String spec = c.string("replicas", null);
         if (spec == null) {
             return null;
@@ -170,7 +170,17 @@ public final class MasterConfig {
                         Duration.ofMinutes(1)).toMillis(),
                 c.duration("lease-margin", Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1)).toMillis(),
                 c.integer("snapshot-every", DEFAULT_SNAPSHOT_EVERY, 16, Integer.MAX_VALUE),
-                c.choice("raft-transport", GroupConfig.TRANSPORTS.get(0), GroupConfig.TRANSPORTS));
+                raftTransport(c, tls));
+    }
+
+    /** With TLS, Raft between replicas runs over gRPC, Ratis's only transport with TLS; netty is then refused. */
+    private static String raftTransport(Settings c, boolean tls) {
+        String transport = c.choice("raft-transport", tls ? "grpc" : GroupConfig.TRANSPORTS.get(0), GroupConfig.TRANSPORTS);
+        if (tls && !transport.equals("grpc")) {
+            throw c.bad("raft-transport", transport, "grpc with TLS (tls-cert): Ratis's netty transport has no TLS, and "
+                    + "the Raft port would take connections without a certificate");
+        }
+        return transport;
     }
 
     /** The configuration of the flags and the file they name. */

@@ -8,7 +8,10 @@ import io.sessionmesh.wire.transport.Status;
 
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
+import io.sessionmesh.wire.tls.TlsFiles;
 import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -119,6 +122,19 @@ public final class ReplicaGroup implements Closeable {
      */
     public static ReplicaGroup start(GroupConfig config, SessionStore store, BinaryTransportCodec codec,
                                      Invalidator anonymous, long leaseMillis) throws IOException {
+        return start(config, store, codec, anonymous, leaseMillis, null);
+    }
+
+    /**
+     * @param tls mutual TLS between the replicas (null: none). Only Ratis's gRPC transport has TLS: with the netty
+     *            transport it is refused.
+     */
+    public static ReplicaGroup start(GroupConfig config, SessionStore store, BinaryTransportCodec codec,
+                                     Invalidator anonymous, long leaseMillis, TlsFiles tls) throws IOException {
+        if (tls != null && !config.transport().equals("grpc")) {
+            throw new IllegalArgumentException("TLS between replicas needs the grpc Raft transport (Ratis's netty transport"
+                    + " has no TLS): --raft-transport grpc");
+        }
         store.removeOnlyThroughTheLog();
         java.util.Set<String> self = new java.util.HashSet<>();
         for (GroupConfig.Replica r : config.replicas()) {
@@ -134,6 +150,7 @@ public final class ReplicaGroup implements Closeable {
                 .setGroup(group)
                 .setStateMachine(machine)
                 .setProperties(properties)
+                .setParameters(parameters(tls))
                 .setOption(isEmpty(config.dir()) ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
                 .build();
         ReplicaGroup replica = new ReplicaGroup(config, server, group, machine, leaseMillis, moves);
@@ -160,6 +177,19 @@ public final class ReplicaGroup implements Closeable {
                     .setClientAddress(r.host() + ":" + r.dataPort()).build());
         }
         return peers;
+    }
+
+    /** Ratis's gRPC TLS: this master's certificate and key, the trusted authorities, the peer's certificate required. */
+    private static Parameters parameters(TlsFiles tls) {
+        Parameters parameters = new Parameters();
+        if (tls != null) {
+            GrpcTlsConfig conf = new GrpcTlsConfig(tls.privateKey().toFile(), tls.certificateChain().toFile(),
+                    tls.trustedAuthorities().toFile(), true);
+            GrpcConfigKeys.Server.setTlsConf(parameters, conf);
+            GrpcConfigKeys.Client.setTlsConf(parameters, conf);
+            GrpcConfigKeys.Admin.setTlsConf(parameters, conf);
+        }
+        return parameters;
     }
 
     private static RaftProperties properties(GroupConfig config) {

@@ -81,7 +81,7 @@ public final class MasterServer implements AutoCloseable {
         try {
             if (config.group() != null) {
                 replica = ReplicaGroup.start(config.group(), store, new BinaryTransportCodec(config.transportLimits()),
-                        holders.invalidatorFor(null), config.lease().toMillis());
+                        holders.invalidatorFor(null), config.lease().toMillis(), config.tls());
                 ops = new GroupOps(replica, store, holders.invalidatorFor(null), clientTls);
             }
             ServerBootstrap b = new ServerBootstrap()

@@ -182,4 +182,86 @@ class MasterTlsIT {
             assertTrue(e.getCause().getMessage().contains("max-holders-per-peer"), e.getCause().getMessage());
         }
     }
+
+    /**
+     * A group with TLS: Raft runs over gRPC with mutual TLS (writes are acknowledged only once a majority has them, so
+     * an acknowledged write proves the replicas talk), and the Raft port, too, refuses a peer without a certificate.
+     */
+    @Test
+    void aGroupWithTls_replicatesOverMutualTls_andItsRaftPortRefusesAPeerWithoutACertificate() throws Exception {
+        Path dir = Files.createTempDirectory("sessionmesh-tls-group");
+        int[][] ports = new int[3][];
+        List<String> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ports[i] = new int[] {freePort(), freePort()};
+            parts.add("m" + i + "=127.0.0.1:" + ports[i][0] + "/" + ports[i][1]);
+        }
+        List<ServerProcess> replicas = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                replicas.add(ServerProcess.start(ServerProcess.command(MasterServerIT.jar(), "--port",
+                        String.valueOf(ports[i][0]), "--replicas", String.join(",", parts), "--replica-id", "m" + i,
+                        "--raft-dir", dir.resolve("m" + i).toString(), "--io-threads", "1", "--lease", "500ms",
+                        "--tls-cert", certs.chain("master").toString(), "--tls-key", certs.key("master").toString(),
+                        "--tls-trust", certs.authority().toString())));
+            }
+            int[] leader = {-1};
+            io.sessionmesh.testing.Await.until("a leader elected over TLS", java.time.Duration.ofSeconds(60), () -> {
+                for (int i = 0; i < 3; i++) {
+                    try (MasterConnection c = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", ports[i][0]),
+                            options(certs, "sidecar-a"), null).join()) {
+                        if (c.stats().get(5, TimeUnit.SECONDS).contains("\"replica_leads\":1")) {
+                            leader[0] = i;
+                            return true;
+                        }
+                    } catch (Exception e) {
+                        // not up yet
+                    }
+                }
+                return false;
+            });
+            try (MasterConnection c = MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", ports[leader[0]][0]),
+                    options(certs, "sidecar-a"), null).join()) {
+                String id = c.create(null).get(30, TimeUnit.SECONDS).sessionId();
+                MasterAnswer.Write w = c.write(new WriteRequest(id, List.of(new SectionDelta("s",
+                        Map.of("k", new byte[] {1}), List.of())))).get(30, TimeUnit.SECONDS);
+                assertEquals(1L, w.result().versions().get("s"), "acknowledged: a majority has it, over TLS");
+            }
+            int raftPort = ports[(leader[0] + 1) % 3][1];
+            javax.net.ssl.SSLContext noCertificate = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+            java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            trust.load(null, null);
+            try (InputStream in = Files.newInputStream(certs.authority())) {
+                trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(in));
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            noCertificate.init(null, tmf.getTrustManagers(), null);
+            try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) noCertificate.getSocketFactory()
+                    .createSocket("127.0.0.1", raftPort)) {
+                s.setSoTimeout(10_000);
+                Exception refused = assertThrows(Exception.class, () -> {
+                    s.startHandshake();
+                    s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    s.getOutputStream().flush();
+                    if (s.getInputStream().read() < 0) {
+                        throw new java.io.EOFException("closed");
+                    }
+                });
+                assertTrue(refused instanceof java.io.IOException, String.valueOf(refused));
+            }
+        } finally {
+            for (ServerProcess p : replicas) {
+                p.close();
+            }
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
 }
