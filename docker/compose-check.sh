@@ -22,6 +22,11 @@ fail() {
 }
 trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
 
+# Masters and sidecars talk mutual TLS with certificates of a development CA (docker-compose.yml mounts docker/tls/dev).
+if [ ! -s docker/tls/dev/ca.pem ] || [ ! -s docker/tls/dev/sidecar-b.pem ]; then
+  docker/tls/make-dev-certs.sh docker/tls/dev master-1 master-2 master-3 sidecar-a sidecar-b >/dev/null
+fi
+
 # The sidecars' admin endpoints are published, so they need a token: a fresh one for this check.
 export SESSIONMESH_ADMIN_TOKEN=${SESSIONMESH_ADMIN_TOKEN:-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')}
 admin=(-H "Authorization: Bearer $SESSIONMESH_ADMIN_TOKEN")
@@ -81,4 +86,13 @@ for i in $(seq 1 15); do
 done
 grep -q '"EUR":3100' <<<"$cards" || fail "host a does not show host b's write after the failover: $cards"
 log "after $leader's death the session was still there, host b wrote it and host a read the write: ok"
+# Nothing reaches a master without a certificate: a PING frame in plain TCP from inside host a gets no frame back
+# (the master's TLS handler closes the connection on bytes that are not a TLS record).
+alive=master-1; [ "$leader" = master-1 ] && alive=master-2
+reply=$(compose exec -T sidecar-a bash -c 'exec 3<>/dev/tcp/'"$alive"'/7400 && printf "SMMF\x01\x01\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00" >&3 && timeout 5 head -c 4 <&3 | od -An -c' 2>/dev/null || true)
+[ -n "$reply" ] || reply="(nothing)"
+grep -q 'S   M   M   F' <<<"$reply" && fail "$alive answered a plaintext PING: $reply"
+health=$(curl -sf "${admin[@]}" http://127.0.0.1:7501/admin/health) || fail "admin health of host a"
+grep -qE '"status": ?"UP"' <<<"$health" || fail "sidecar-a is not UP over TLS: $health"
+log "a plaintext PING to $alive got no frame back ($reply); the sidecars reach the masters over mutual TLS: ok"
 log "down"
