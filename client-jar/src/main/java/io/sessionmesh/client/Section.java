@@ -2,11 +2,11 @@ package io.sessionmesh.client;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.serialization.attribute.AttributeCodecException;
+import io.sessionmesh.serialization.attribute.DecodedValue;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.TransportLimits;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -36,6 +36,11 @@ public final class Section {
         Object value;
         boolean decoded;
         boolean set;
+        /**
+         * Null while {@link #stored} is in this JVM's schemas (then an unchanged value encodes to it); otherwise the
+         * value as this JVM serialized it right after decoding, the reference for "unchanged" (see {@link #delta}).
+         */
+        byte[] baseline;
     }
 
     Section(Session session, String name, long version, Map<String, byte[]> stored) {
@@ -80,7 +85,13 @@ public final class Section {
         }
         if (!a.decoded) {
             try {
-                a.value = session.codec().decode(a.stored);
+                if (session.saveMode() == SaveMode.ON_SET_OR_READ) {
+                    DecodedValue read = session.codec().decodeForUpdate(a.stored);
+                    a.value = read.value();
+                    a.baseline = read.baseline();
+                } else {
+                    a.value = session.codec().decode(a.stored);
+                }
             } catch (AttributeCodecException e) {
                 session.decodeFailed(name, attribute, e);
                 throw e;
@@ -111,6 +122,7 @@ public final class Section {
         a.value = value;
         a.decoded = true;
         a.set = true;
+        a.baseline = null;
         removed.remove(attribute);
     }
 
@@ -134,9 +146,16 @@ public final class Section {
     }
 
     /**
-     * The delta of this section since it was read or last saved, or null when nothing changed: attributes set, read
-     * values whose fresh bytes differ from their stored bytes (with {@link SaveMode#ON_SET_OR_READ}), removals.
-     * Encodes the values; nothing is changed here until {@link #saved}.
+     * The delta of this section since it was read or last saved, or null when nothing changed: attributes set,
+     * removals, and (with {@link SaveMode#ON_SET_OR_READ}) the values read that this JVM changed in place.
+     *
+     * <p>A value read is sent only when this JVM changed it, never because this JVM encodes it differently from the
+     * bytes read: those may come from a service with a newer version of the class (fields this one does not have)
+     * or an older name of it, and writing them back in this JVM's shape would erase what that service wrote. So a
+     * value read in this JVM's schemas is compared, encoded, with its stored bytes (one encoding, the common case);
+     * one read in another schema is compared with its {@link Attribute#baseline}, made when it was decoded. A value
+     * changed in place is then sent in this JVM's shape: last writer wins, as for a set. Encodes the values; nothing
+     * is changed here until {@link #saved}.
      */
     SectionDelta delta(AttributeCodec codec, SaveMode mode) {
         Map<String, byte[]> set = new LinkedHashMap<>();
@@ -145,9 +164,9 @@ public final class Section {
             if (a.set) {
                 set.put(e.getKey(), codec.encode(a.value));
             } else if (mode == SaveMode.ON_SET_OR_READ && a.decoded && a.value != null) {
-                byte[] fresh = codec.encode(a.value);
-                if (!Arrays.equals(fresh, a.stored)) {
-                    set.put(e.getKey(), fresh);
+                byte[] changed = codec.encodeIfChanged(a.value, a.stored, a.baseline);
+                if (changed != null) {
+                    set.put(e.getKey(), changed);
                 }
             }
         }
@@ -176,6 +195,7 @@ public final class Section {
             if (a != null) {
                 a.stored = bytes;
                 a.set = false;
+                a.baseline = null; // written by this JVM: in its schemas now
             }
         });
         removed.removeAll(delta.remove());

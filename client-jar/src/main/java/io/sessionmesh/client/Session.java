@@ -91,7 +91,9 @@ public final class Session {
 
     /**
      * Sends what changed, in one call: per section, the attributes set (and, with {@link SaveMode#ON_SET_OR_READ},
-     * those read and changed in place) and those removed. Nothing is sent when nothing changed.
+     * those read and changed in place) and those removed. Nothing is sent when nothing changed. A value only read
+     * is never sent, even when this JVM has another version of its class than the service that wrote it (see
+     * {@link SaveMode#ON_SET_OR_READ}).
      *
      * @return the deltas sent (empty when none)
      * @throws SessionConflictException if an optimistic section changed since it was read; nothing was applied
@@ -145,6 +147,10 @@ public final class Session {
 
     AttributeCodec codec() {
         return client.codec();
+    }
+
+    SaveMode saveMode() {
+        return client.saveMode();
     }
 
     void decodeFailed(String section, String attribute, RuntimeException e) {

@@ -37,6 +37,15 @@ import java.util.concurrent.atomic.LongAdder;
  * reads values written by another JVM with another version of the class: added fields stay at their
  * defaults, removed fields are skipped, int widens to long.
  *
+ * <p>A caller that may write a value it read back (a session saving what changed) decodes it with
+ * {@link #decodeForUpdate} and asks {@link #encodeIfChanged} at save. The rule: a value is written back only
+ * when this JVM changed it, never because this JVM's encoding of it differs from the bytes another version of
+ * the class wrote. Written back, a value would lose the fields this JVM's version does not have, or move to this
+ * JVM's name of a renamed class, which services that know only a former name cannot read. So when the bytes read came from another schema, the reference for "unchanged"
+ * is this JVM's own serialization of the value made right after decoding ({@link DecodedValue#baseline()}),
+ * not the bytes read; when they came from this JVM's schemas (the common case) it is the bytes read, and no
+ * extra encoding is made.
+ *
  * <p>A value that cannot be decoded fails alone, with a subtype of {@link AttributeCodecException}; the
  * codec and every other value stay usable. Thread-safe; build one per client and share it.
  *
@@ -53,6 +62,9 @@ public final class AttributeCodec {
     public static final int MAX_SCHEMA_FETCHES_PER_VALUE = 64;
     /** Schemas refused for good (unknown or denied class) are remembered up to this count. */
     public static final int MAX_REFUSED_SCHEMAS = 1024;
+
+    /** The baseline of a value this JVM could not serialize: no serialization is empty, so it equals none. */
+    private static final byte[] UNENCODABLE_BASELINE = new byte[0];
 
     static {
         OneNioRuntime.init();
@@ -78,12 +90,24 @@ public final class AttributeCodec {
             return filter.isAllowed(cls.getName());
         }
     };
+    /** The uid this JVM writes each class under (after its collection shape, if any, is installed). */
+    private final ClassValue<Long> localUids = new ClassValue<>() {
+        @Override
+        protected Long computeValue(Class<?> cls) {
+            publishStates.get(cls);
+            return Repository.get(cls).uid();
+        }
+    };
     private final GuardedDeserializeStream.ReadGuard guard = this::checkAllowed;
+    private final GuardedDeserializeStream.SchemaCheck localSchema = this::isLocalSchema;
     private final PreparingSizeStream.ClassHook hook = this::beforeWrite;
+    /** For baselines: installs collection shapes like {@link #hook} but publishes nothing (they never leave). */
+    private final PreparingSizeStream.ClassHook installOnly = publishStates::get;
 
     private final LongAdder schemasPublished = new LongAdder();
     private final LongAdder schemasFetched = new LongAdder();
     private final LongAdder decodeFailures = new LongAdder();
+    private final LongAdder decodedFromOtherSchemas = new LongAdder();
 
     private AttributeCodec(Builder builder) {
         this.registry = builder.registry;
@@ -145,6 +169,67 @@ public final class AttributeCodec {
      * @throws AttributeDecodeException (or a subtype) naming what is wrong; other values are not affected
      */
     public Object decode(byte[] value, int offset, int length) {
+        return decode(value, offset, length, null).value;
+    }
+
+    /**
+     * Decodes a value the caller may write back later, noting whether it was written with this JVM's own schema
+     * of every class in it. If it was not, also serializes it once more now, as this JVM would, for
+     * {@link #encodeIfChanged} to compare against (see the class comment for why).
+     *
+     * @throws AttributeDecodeException (or a subtype) naming what is wrong; other values are not affected
+     */
+    public DecodedValue decodeForUpdate(byte[] value) {
+        Read read = decode(value, 0, value.length, localSchema);
+        if (read.localSchemas) {
+            return new DecodedValue(read.value, null);
+        }
+        decodedFromOtherSchemas.increment();
+        byte[] baseline;
+        try {
+            baseline = snapshot(read.value); // not null: a null is read without a schema
+        } catch (AttributeEncodeException e) {
+            baseline = UNENCODABLE_BASELINE; // encodeIfChanged fails the same way at save, as encode would
+        }
+        return new DecodedValue(read.value, baseline);
+    }
+
+    /**
+     * The bytes to write back for a value read with {@link #decodeForUpdate}, or null when this JVM did not change
+     * it: with no baseline, its encoding is compared with the bytes it was read from (or last written as), one
+     * encoding; with a baseline, its serialization is compared with the baseline, and only a value that differs is
+     * encoded. A value changed in place is therefore written back in this JVM's shape, whatever the bytes read
+     * held beyond it (last writer wins, as for any write).
+     *
+     * @param value the value, perhaps changed in place since it was decoded
+     * @param stored the bytes it was read from, or last written as by this codec
+     * @param baseline {@link DecodedValue#baseline()} of the decode, or null once {@code stored} was written here
+     * @throws AttributeEncodeException if the value cannot be encoded
+     */
+    public byte[] encodeIfChanged(Object value, byte[] stored, byte[] baseline) {
+        if (baseline == null) {
+            byte[] fresh = encode(value);
+            return Arrays.equals(fresh, stored) ? null : fresh;
+        }
+        return Arrays.equals(snapshot(value), baseline) ? null : encode(value);
+    }
+
+    /** This JVM's plain serialization of a value, uncompressed and published nowhere: for comparisons only. */
+    private byte[] snapshot(Object value) {
+        try {
+            PreparingSizeStream sizer = new PreparingSizeStream(installOnly);
+            sizer.writeObject(value);
+            byte[] out = new byte[sizer.count()];
+            Streams.writerFor(sizer, out, 0).writeObject(value);
+            return out;
+        } catch (AttributeCodecException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new AttributeEncodeException("cannot serialize " + value.getClass().getName() + ": " + e, e);
+        }
+    }
+
+    private Read decode(byte[] value, int offset, int length, GuardedDeserializeStream.SchemaCheck check) {
         Objects.checkFromIndexSize(offset, length, value.length);
         try {
             byte[] serialized;
@@ -159,7 +244,7 @@ public final class AttributeCodec {
                 from = 0;
                 size = serialized.length;
             }
-            return deserialize(serialized, from, size);
+            return deserialize(serialized, from, size, check);
         } catch (CorruptValueException e) {
             decodeFailures.increment();
             throw new AttributeDecodeException("value of " + length + " bytes is corrupt: " + e.getMessage(), e);
@@ -169,15 +254,15 @@ public final class AttributeCodec {
         }
     }
 
-    private Object deserialize(byte[] serialized, int from, int size) {
+    private Read deserialize(byte[] serialized, int from, int size, GuardedDeserializeStream.SchemaCheck check) {
         for (int fetches = 0; ; fetches++) {
             try {
-                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard);
+                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard, check);
                 Object result = in.readObject();
                 if (in.available() != 0) {
                     throw new AttributeDecodeException("value has " + in.available() + " bytes left over after the object");
                 }
-                return result;
+                return new Read(result, in.readOnlyLocalSchemas());
             } catch (AttributeCodecException e) {
                 throw e;
             } catch (Exception | StackOverflowError e) {
@@ -233,6 +318,18 @@ public final class AttributeCodec {
         }
     }
 
+    /**
+     * Whether a serializer found by uid is the one this JVM writes its class with. A class whose local
+     * serializer cannot be made counts as not local: the value then gets a baseline, which fails to encode too.
+     */
+    private boolean isLocalSchema(Serializer<?> serializer) {
+        try {
+            return localUids.get(serializer.cls()) == serializer.uid();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
     private void beforeWrite(Class<?> cls) {
         PublishState state = publishStates.get(cls);
         if (!state.published) {
@@ -280,6 +377,14 @@ public final class AttributeCodec {
         return decodeFailures.sum();
     }
 
+    /**
+     * How many values {@link #decodeForUpdate} found written with another schema than this JVM's (another version
+     * of a class, or a former name): each cost one more serialization, and a sign that versions are mixed.
+     */
+    public long decodedFromOtherSchemas() {
+        return decodedFromOtherSchemas.sum();
+    }
+
     /** The class filter in force. */
     public ClassFilter classFilter() {
         return filter;
@@ -294,6 +399,10 @@ public final class AttributeCodec {
     public String toString() {
         return "AttributeCodec[" + filter + ", " + compression + ", one-nio gen mode " + OneNioRuntime.genMode()
                 + ", renamed classes " + formerClassNames.size() + "]";
+    }
+
+    /** A decoded value, and whether every object in it was written with this JVM's schema of its class. */
+    private record Read(Object value, boolean localSchemas) {
     }
 
     /** Whether this codec has published the schema of a class. */

@@ -51,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AttributeCodecRoundTripTest {
     private final AttributeCodec codec = AttributeCodec.builder().build();
@@ -101,6 +102,27 @@ class AttributeCodecRoundTripTest {
         Object back = roundTrip(value);
         assertEquals(value, back);
         assertSame(value.getClass(), back.getClass(), "class of " + value);
+    }
+
+    @ParameterizedTest
+    @MethodSource("sameClassValues")
+    void decodeForUpdate_valueThisJvmWrote_isInItsSchemas_andNothingIsWrittenBack(Object value) {
+        byte[] stored = codec.encode(value);
+        DecodedValue read = codec.decodeForUpdate(stored);
+        assertTrue(read.writtenWithLocalSchemas(), "a value of " + value.getClass().getName() + " got a baseline");
+        assertNull(codec.encodeIfChanged(read.value(), stored, read.baseline()));
+        assertEquals(0, codec.decodedFromOtherSchemas());
+    }
+
+    @Test
+    void encodeIfChanged_valueChangedInPlace_isEncoded() {
+        byte[] stored = codec.encode(new ArrayList<>(List.of("a")));
+        DecodedValue read = codec.decodeForUpdate(stored);
+        @SuppressWarnings("unchecked")
+        List<String> list = (List<String>) read.value();
+        list.add("b");
+        byte[] changed = codec.encodeIfChanged(list, stored, read.baseline());
+        assertEquals(List.of("a", "b"), codec.decode(changed));
     }
 
     @Test

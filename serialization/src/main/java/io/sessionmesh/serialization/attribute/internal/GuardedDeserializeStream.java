@@ -20,7 +20,8 @@ import java.util.HashMap;
  *       name any class.</li>
  * </ul>
  * It also lets {@link RebuildingSerializer} fill its back-reference slot after it has built an immutable
- * collection from its elements.
+ * collection from its elements, and, when given a {@link SchemaCheck}, notes whether every object was written with
+ * this JVM's own schema of its class ({@link #readOnlyLocalSchemas}).
  */
 public final class GuardedDeserializeStream extends DeserializeStream {
     /** one-nio's tag of a persist-mode embedded schema (DataStream.REF_EMBEDDED). */
@@ -32,13 +33,38 @@ public final class GuardedDeserializeStream extends DeserializeStream {
         void check(Serializer<?> serializer) throws IOException;
     }
 
+    /** Tells whether a serializer found by uid is the one this JVM writes its class with. */
+    @FunctionalInterface
+    public interface SchemaCheck {
+        boolean isLocal(Serializer<?> serializer);
+    }
+
     private final ReadGuard guard;
+    private final SchemaCheck schemaCheck;
+    private boolean onlyLocalSchemas = true;
 
     /** Reads {@code length} bytes of {@code array} starting at {@code from}. */
     public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard) {
+        this(array, from, length, guard, null);
+    }
+
+    /**
+     * Reads {@code length} bytes of {@code array} starting at {@code from}, asking {@code schemaCheck} (when not
+     * null) about the serializer of each object until one is not local.
+     */
+    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard, SchemaCheck schemaCheck) {
         super(array, from + length);
         this.offset += from;
         this.guard = guard;
+        this.schemaCheck = schemaCheck;
+    }
+
+    /**
+     * Whether every object read so far was written with the schema this JVM writes its class with (built-in types
+     * always are). False when a {@link SchemaCheck} found one that was not; true when there is no check.
+     */
+    public boolean readOnlyLocalSchemas() {
+        return onlyLocalSchemas;
     }
 
     /**
@@ -50,7 +76,8 @@ public final class GuardedDeserializeStream extends DeserializeStream {
         long start = offset;
         byte tag = readByte();
         Serializer<?> serializer;
-        if (tag >= 0) {
+        boolean byUid = tag >= 0;
+        if (byUid) {
             offset = start;
             serializer = Repository.requestSerializer(readLong());
         } else if (tag <= FIRST_BOOT_UID) {
@@ -71,6 +98,9 @@ public final class GuardedDeserializeStream extends DeserializeStream {
             throw new IOException("invalid reference tag " + tag + " at offset " + position(start));
         }
         guard.check(serializer);
+        if (byUid && onlyLocalSchemas && schemaCheck != null && !schemaCheck.isLocal(serializer)) {
+            onlyLocalSchemas = false;
+        }
         checkDeclaredCount(serializer.cls());
         if (++contextSize >= context.length) {
             context = Arrays.copyOf(context, context.length * 2);

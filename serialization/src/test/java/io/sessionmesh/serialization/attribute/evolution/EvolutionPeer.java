@@ -1,6 +1,7 @@
 package io.sessionmesh.serialization.attribute.evolution;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.serialization.attribute.DecodedValue;
 import io.sessionmesh.serialization.attribute.InMemorySchemaRegistry;
 
 import java.lang.reflect.Field;
@@ -36,6 +37,32 @@ public final class EvolutionPeer {
 
     public Map<String, Object> read(byte[] value) throws IllegalAccessException {
         return describe(codec.decode(value));
+    }
+
+    /** Whether a value read here was written with this JVM's schema of every class in it. */
+    public boolean writtenWithLocalSchemas(byte[] value) {
+        return codec.decodeForUpdate(value).writtenWithLocalSchemas();
+    }
+
+    /**
+     * Decodes a value for update, sets {@code field} of the decoded object to {@code newValue} in place (no change
+     * when {@code field} is null; for a list, of its first element), and returns what is to be written back
+     * (null: nothing).
+     */
+    public byte[] writeBack(byte[] value, String field, Object newValue) throws ReflectiveOperationException {
+        DecodedValue read = codec.decodeForUpdate(value);
+        if (field != null) {
+            Object target = read.value() instanceof java.util.List ? ((java.util.List<?>) read.value()).get(0) : read.value();
+            Field f = target.getClass().getDeclaredField(field);
+            f.setAccessible(true);
+            f.set(target, newValue);
+        }
+        return codec.encodeIfChanged(read.value(), value, read.baseline());
+    }
+
+    /** Encodes a mutable list holding one object of {@code className}. */
+    public byte[] writeList(String className, Map<String, Object> fields) throws ReflectiveOperationException {
+        return codec.encode(new java.util.ArrayList<>(List.of(build(className, fields))));
     }
 
     private Object build(String className, Map<String, Object> fields) throws ReflectiveOperationException {

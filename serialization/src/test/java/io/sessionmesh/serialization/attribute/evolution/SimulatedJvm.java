@@ -66,6 +66,21 @@ final class SimulatedJvm implements AutoCloseable {
         return (Map<String, Object>) call("read", new Class<?>[] {byte[].class}, (Object) value);
     }
 
+    /** See {@link EvolutionPeer#writtenWithLocalSchemas}. */
+    boolean writtenWithLocalSchemas(byte[] value) throws Throwable {
+        return (Boolean) call("writtenWithLocalSchemas", new Class<?>[] {byte[].class}, (Object) value);
+    }
+
+    /** See {@link EvolutionPeer#writeBack}. */
+    byte[] writeBack(byte[] value, String field, Object newValue) throws Throwable {
+        return (byte[]) call("writeBack", new Class<?>[] {byte[].class, String.class, Object.class}, value, field, newValue);
+    }
+
+    /** Encodes a mutable list holding one object of {@code className}. */
+    byte[] writeList(String className, Map<String, Object> fields) throws Throwable {
+        return (byte[]) call("writeList", new Class<?>[] {String.class, Map.class}, className, fields);
+    }
+
     /** Whether one-nio in this JVM knows this class at all. */
     boolean hasClass(String className) {
         try {
