@@ -1,6 +1,7 @@
 package io.sessionmesh.master.config;
 
 import io.sessionmesh.master.replication.GroupConfig;
+import io.sessionmesh.master.store.MemoryBudget;
 import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
@@ -55,7 +56,8 @@ import java.util.Map;
  *       ({@link ReadyFile}): how a supervisor or a test learns the port</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
  *       max-section, max-sections, max-session, max-sessions, max-store, max-schemas, max-schema</td>
- *       <td>see {@link StoreLimits}</td><td>the store's limits</td></tr>
+ *       <td>see {@link StoreLimits}</td><td>the store's limits; max-store is the store's one memory budget
+ *       ({@link MemoryBudget}), at most 70% of the JVM's maximum heap (more is refused at start)</td></tr>
  * </table>
  */
 public final class MasterConfig {
@@ -133,6 +135,15 @@ public final class MasterConfig {
         if (store.maxSessionBytes() > maxFrameBytes - 1024) {
             throw new IllegalArgumentException("max-session " + Units.formatSize(store.maxSessionBytes())
                     + " does not fit in max-frame " + Units.formatSize(maxFrameBytes) + ": a whole session could not be read");
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (store.maxStoreBytes() > (long) (heap * MemoryBudget.MAX_HEAP_SHARE)) {
+            // Refused, not warned: the budget is what stands between a client and an OutOfMemoryError.
+            throw new IllegalArgumentException("max-store " + Units.formatSize(store.maxStoreBytes()) + " is above "
+                    + Math.round(MemoryBudget.MAX_HEAP_SHARE * 100) + "% of this JVM's maximum heap ("
+                    + Units.formatSize(heap) + "): the store could fill the heap before it refuses anything; give a "
+                    + "max-store of at most " + Units.formatSize((long) (heap * MemoryBudget.MAX_HEAP_SHARE))
+                    + " or a larger -Xmx");
         }
         if (store.maxIdleTimeout().toMillis() > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("max-idle-timeout " + Units.formatDuration(store.maxIdleTimeout())

@@ -6,6 +6,7 @@ import io.sessionmesh.master.placement.Placements;
 import io.sessionmesh.master.replication.GroupMoves;
 import io.sessionmesh.master.replication.ReplicaCommand;
 import io.sessionmesh.master.replication.ReplicaGroup;
+import io.sessionmesh.master.store.MemoryBudget;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
 import io.sessionmesh.wire.placement.GroupMap;
@@ -36,7 +37,9 @@ import java.util.function.Predicate;
  * read (READ, SCHEMA_FETCH) waits for a read barrier. The answers are {@link DeferredAnswer}s, made off the loop. A
  * write's or delete's acknowledgement also waits for its invalidations (its {@link Fence}) and, on a leader just
  * elected, for every lease the old leader granted to run out ({@link ReplicaGroup#writesOpenNanos()}). STATS and what
- * earlier handlers rejected pass on to {@link DataHandler}.
+ * earlier handlers rejected pass on to {@link DataHandler}. A CREATE or a new schema that does not fit in the store's
+ * memory budget is answered UNAVAILABLE before it is proposed; a WRITE is refused, alike on every replica, when its
+ * entry is applied ({@link MemoryBudget}).
  */
 public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(GroupDataHandler.class);
@@ -116,6 +119,8 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                     registration.invalidator()).thenApply(outcome -> new MasterAnswer.Touched(id, times(t.sessionId())));
         }
         if (request instanceof MasterRequest.Create c) {
+            // refused here, before the log grows, on everything this leader counts (MemoryBudget)
+            store.budget().checkBeforeProposing(MemoryBudget.SESSION_OVERHEAD, "CREATE");
             long idle = c.idleTimeout() == null ? 0 : c.idleTimeout().toMillis();
             // a ring not built yet is built off this loop (Placements); the id is chosen once it is
             CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
@@ -128,6 +133,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                     });
         }
         if (request instanceof MasterRequest.PublishSchema p) {
+            store.schemas().checkBeforeProposing(p.uid(), p.schema());
             return group.propose(new ReplicaCommand.Schema(p.uid(), p.schema()), bit, registration.invalidator())
                     .thenApply(outcome -> MasterAnswer.Bytes.empty(Opcodes.SCHEMA_PUBLISH, id));
         }

@@ -48,6 +48,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * sessions, versions, deadlines and schemas. Deterministic by construction: the leader chooses what is random (a new
  * session's id) and what is a clock (the entry's time) before it proposes; applying never reads a clock.
  *
+ * <p>The memory budget (max-store, {@link io.sessionmesh.master.store.MemoryBudget}): applying an entry never grows
+ * the store past it. A CREATE, WRITE or SCHEMA_PUBLISH that would is refused UNAVAILABLE when applied, by every replica
+ * alike, because each checks the part of the budget that is the same on all of them (sessions, sections, schemas); the
+ * leader refuses CREATE and new schemas before proposing them, on everything it counts, so the log does not grow with
+ * them either. What a group takes in without a choice (a snapshot, a GROUP_IMPORT of moved sessions) is counted but
+ * not refused: refusing would lose sessions.
+ *
  * <p>The replica that proposed an entry also hands its outcome (the write's versions, a CONFLICT, the fence of its
  * invalidations) to the request waiting for it, through a {@link Pending} found by the entry's origin and ticket.
  * Invalidations are sent only by the replica that leads: its caches registered with it, and a LEAD entry clears

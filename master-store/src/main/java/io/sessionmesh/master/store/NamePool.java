@@ -6,14 +6,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * Shares one String per section name across all sessions. Every session of the workload uses the same dozen
  * section names; without sharing, each session would hold its own copies (about 50 bytes each). Bounded at
  * {@code capacity} names: past it, names are simply not shared, so a client inventing names cannot grow the
- * pool without limit. (Attribute names live inside each section's bytes.)
+ * pool without limit. A name shared is charged to the store's {@link MemoryBudget}; one that does not fit in it is
+ * not shared either (the write that brings it is then refused for its own growth). (Attribute names live inside each
+ * section's bytes.)
  */
 final class NamePool {
     private final ConcurrentHashMap<String, String> names = new ConcurrentHashMap<>();
     private final int capacity;
+    private final MemoryBudget budget;
 
-    NamePool(int capacity) {
+    NamePool(int capacity, MemoryBudget budget) {
         this.capacity = capacity;
+        this.budget = budget;
     }
 
     String intern(String name) {
@@ -21,11 +25,16 @@ final class NamePool {
         if (shared != null) {
             return shared;
         }
-        if (names.size() >= capacity) {
+        long cost = MemoryBudget.nameCost(name);
+        if (names.size() >= capacity || !budget.fits(cost)) {
             return name;
         }
         shared = names.putIfAbsent(name, name);
-        return shared == null ? name : shared;
+        if (shared == null) {
+            budget.namesChanged(cost);
+            return name;
+        }
+        return shared;
     }
 
     int size() {

@@ -9,16 +9,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * The master's side of the schema registry of the serialization module: one-nio schema uid to the serialized
  * one-nio {@code Serializer}, as opaque bytes (the master never loads a class). A uid is a hash of its
  * schema: a second publish of a uid with the same bytes is accepted (and changes nothing), with other bytes it is a
- * CONFLICT. Bounded in count and size.
+ * CONFLICT. Bounded in count and size, and each schema is charged to the store's {@link MemoryBudget}
+ * ({@link MemoryBudget#schemaCost}): a new schema that does not fit is UNAVAILABLE.
  */
 public final class SchemaStore {
     private final ConcurrentHashMap<Long, byte[]> schemas = new ConcurrentHashMap<>();
     private final int maxSchemas;
     private final int maxSchemaBytes;
+    private final MemoryBudget budget;
 
-    public SchemaStore(int maxSchemas, int maxSchemaBytes) {
+    SchemaStore(int maxSchemas, int maxSchemaBytes, MemoryBudget budget) {
         this.maxSchemas = maxSchemas;
         this.maxSchemaBytes = maxSchemaBytes;
+        this.budget = budget;
     }
 
     /**
@@ -26,7 +29,7 @@ public final class SchemaStore {
      *
      * @return true if it was new
      * @throws StoreException TOO_LARGE (schema too large), BAD_REQUEST (empty), CONFLICT (the uid is held with other
-     *                        bytes) or UNAVAILABLE (store full)
+     *                        bytes) or UNAVAILABLE (the store holds its maximum of schemas, or its memory budget is full)
      */
     public boolean publish(long uid, byte[] schema) {
         if (schema.length == 0) {
@@ -50,7 +53,23 @@ public final class SchemaStore {
         if (schemas.size() >= maxSchemas) {
             throw new StoreException(Status.UNAVAILABLE, "the schema store holds its maximum of " + maxSchemas + " schemas");
         }
-        return schemas.putIfAbsent(uid, Arrays.copyOf(schema, schema.length)) == null;
+        long cost = MemoryBudget.schemaCost(schema.length);
+        budget.check(cost, "SCHEMA_PUBLISH of " + schema.length + " bytes");
+        if (schemas.putIfAbsent(uid, Arrays.copyOf(schema, schema.length)) != null) {
+            return false;
+        }
+        budget.schemasChanged(cost);
+        return true;
+    }
+
+    /**
+     * A group's leader, before it proposes a publish: UNAVAILABLE when a schema new here does not fit in the budget
+     * (a uid already held costs nothing; its CONFLICT, if any, is the log's to find).
+     */
+    public void checkBeforeProposing(long uid, byte[] schema) {
+        if (!schemas.containsKey(uid)) {
+            budget.checkBeforeProposing(MemoryBudget.schemaCost(schema.length), "SCHEMA_PUBLISH of " + schema.length + " bytes");
+        }
     }
 
     /**
@@ -73,6 +92,9 @@ public final class SchemaStore {
 
     /** Forgets every schema (a replica about to load a snapshot). */
     void clear() {
+        for (byte[] schema : schemas.values()) {
+            budget.schemasChanged(-MemoryBudget.schemaCost(schema.length));
+        }
         schemas.clear();
     }
 

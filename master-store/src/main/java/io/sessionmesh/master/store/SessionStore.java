@@ -59,7 +59,10 @@ import java.util.concurrent.atomic.LongAdder;
  *   Caffeine's timer wheel (BoundedLocalCache, TimerWheel), but with one ring: deadlines further out than the
  *   ring are simply looked at again once per turn.</li>
  *   <li><b>Limits.</b> {@link StoreLimits}: every write is checked whole before it is published; over a
- *   limit it is refused and nothing of it is applied.</li>
+ *   limit it is refused and nothing of it is applied. One {@link MemoryBudget} (max-store) counts every byte the
+ *   store keeps: sections' wire bytes, a measured overhead per session and per section, shared names, schemas and
+ *   removed sessions still in the expiry wheel; a CREATE, a growing WRITE or a new schema that does not fit is
+ *   UNAVAILABLE, what shrinks is always served.</li>
  *   <li><b>Replicas.</b> In a replicated group (the master's {@code replication} package) every replica's store
  *   applies the same log: each change comes with the leader's time ({@code now} parameters) and, for a creation, the
  *   id the leader chose, so all compute the same state; sessions leave only through the log
@@ -71,6 +74,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SessionStore {
     /** Removed sessions the expiry wheel may hold before a sweep purges them, whatever the live count. */
     public static final int PURGE_MIN_ENTRIES = 10_000;
+    /** Share of the memory budget removed sessions in the expiry wheel may take before a sweep purges them. */
+    public static final double PURGE_BUDGET_SHARE = 1.0 / 16;
     /** Width of one bucket of the expiry wheel. */
     public static final long EXPIRY_RESOLUTION_MILLIS = 1000;
     /** Buckets in the ring: 4096 one-second buckets, about 68 minutes. */
@@ -83,8 +88,8 @@ public final class SessionStore {
     private final SessionIds ids = new SessionIds();
     private final ExpiryWheel wheel;
     private final SchemaStore schemas;
-    /** Sum of sessions' bytes: a LongAdder, so writers on different threads do not fight over one cache line. */
-    private final LongAdder storeBytes = new LongAdder();
+    /** Every byte the store keeps, against max-store: LongAdders, so writers on different threads do not fight over one cache line. */
+    private final MemoryBudget budget;
     private final StoreCounters counters = new StoreCounters();
     private final Object sweepLock = new Object();
     /**
@@ -97,9 +102,15 @@ public final class SessionStore {
     public SessionStore(StoreLimits limits, Ticker ticker) {
         this.limits = limits;
         this.ticker = ticker;
-        this.names = new NamePool(limits.maxNames());
         this.wheel = new ExpiryWheel(EXPIRY_RESOLUTION_MILLIS, EXPIRY_SLOTS, ticker.millis());
-        this.schemas = new SchemaStore(limits.maxSchemas(), limits.maxSchemaBytes());
+        this.budget = new MemoryBudget(limits.maxStoreBytes(), sessions::size, wheel::removedEntries);
+        this.names = new NamePool(limits.maxNames(), budget);
+        this.schemas = new SchemaStore(limits.maxSchemas(), limits.maxSchemaBytes(), budget);
+    }
+
+    /** The store's one memory budget (max-store). */
+    public MemoryBudget budget() {
+        return budget;
     }
 
     public StoreLimits limits() {
@@ -118,7 +129,8 @@ public final class SessionStore {
     /**
      * A new empty session with its own idle timeout ({@code null}: the default).
      *
-     * @throws StoreException BAD_REQUEST for a timeout out of range, UNAVAILABLE when the store is full
+     * @throws StoreException BAD_REQUEST for a timeout out of range, UNAVAILABLE when the store holds max-sessions
+     *     sessions or a session's overhead does not fit in its memory budget
      */
     public CreatedSession create(Duration idleTimeout) {
         return create(idleTimeout, id -> true);
@@ -171,6 +183,7 @@ public final class SessionStore {
     /** This store is a replica's: sessions leave it only through the group's log (see {@link #removalsByLogOnly}). */
     public void removeOnlyThroughTheLog() {
         removalsByLogOnly = true;
+        budget.replica();
     }
 
     /** A fresh random session id (for a group's leader to choose before it replicates the creation). */
@@ -187,6 +200,7 @@ public final class SessionStore {
         if (sessions.size() >= limits.maxSessions()) {
             throw new StoreException(Status.UNAVAILABLE, "the store holds its maximum of " + limits.maxSessions() + " sessions");
         }
+        budget.check(MemoryBudget.SESSION_OVERHEAD, "CREATE");
         return idle;
     }
 
@@ -249,7 +263,7 @@ public final class SessionStore {
      * up by one. Extends the session's idle time.
      *
      * @throws StoreException NOT_FOUND, CONFLICT (an ifVersion did not match), TOO_LARGE (a limit), UNAVAILABLE
-     *     (the store is full); nothing is applied
+     *     (a write that grows the store past its memory budget); nothing is applied
      */
     public WriteResult write(WriteRequest request) {
         return write(request, 0, Invalidator.NONE).result();
@@ -316,13 +330,9 @@ public final class SessionStore {
                             + limits.maxSessionBytes());
                 }
                 long growth = bytes - session.bytes;
-                if (growth > 0 && storeBytes.sum() + growth > limits.maxStoreBytes()) {
-                    throw new StoreException(Status.UNAVAILABLE, "the store is full: " + limits.maxStoreBytes()
-                            + " bytes of sessions");
-                }
-                if (growth != 0) {
-                    storeBytes.add(growth);
-                }
+                int added = count - current.length;
+                budget.check(growth + (long) added * MemoryBudget.SECTION_OVERHEAD, "this WRITE");
+                budget.sectionsChanged(added, growth);
                 session.sections = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
                 session.touch(now);
@@ -492,11 +502,14 @@ public final class SessionStore {
 
     /**
      * With each sweep (every second): once the expiry wheel holds more removed sessions than live ones (and at least
-     * {@link #PURGE_MIN_ENTRIES}), they are taken out, so deleted sessions cost at most about as much as live ones,
-     * plus one second of deletes. Under the sweep lock.
+     * {@link #PURGE_MIN_ENTRIES}), or they take more than {@link #PURGE_BUDGET_SHARE} of the memory budget, they are
+     * taken out, so deleted sessions cost at most about as much as live ones, plus one second of deletes, and a full
+     * budget is never held up by the dead for longer than a second. Under the sweep lock.
      */
     private void purgeIfMostlyRemoved() {
-        if (wheel.removedEntries() > Math.max(sessions.size(), PURGE_MIN_ENTRIES)) {
+        long removed = wheel.removedEntries();
+        if (removed > Math.max(sessions.size(), PURGE_MIN_ENTRIES)
+                || removed * MemoryBudget.REMOVED_ENTRY_OVERHEAD > limits.maxStoreBytes() * PURGE_BUDGET_SHARE) {
             counters.wheelPurges.increment();
             wheel.purgeRemoved();
         }
@@ -575,7 +588,7 @@ public final class SessionStore {
         if (sessions.putIfAbsent(id, session) != null) {
             return false;
         }
-        storeBytes.add(bytes);
+        budget.sectionsChanged(sections.length, bytes);
         wheel.schedule(session);
         return true;
     }
@@ -594,7 +607,7 @@ public final class SessionStore {
         }
         session.sections = sections;
         session.bytes = bytes;
-        storeBytes.add(bytes);
+        budget.sectionsChanged(sections.length, bytes);
         sessions.put(id, session);
         wheel.schedule(session);
     }
@@ -635,7 +648,7 @@ public final class SessionStore {
             }
             session.removed = true;
             wheel.removed();
-            storeBytes.add(-session.bytes);
+            budget.sectionsChanged(-session.sections.length, -session.bytes);
             // The expiry wheel may hold the session until its bucket comes due: let the data go now.
             session.sections = Session.NO_SECTIONS;
             session.bytes = 0;
@@ -683,15 +696,16 @@ public final class SessionStore {
 
     /** Bytes of all live sessions' sections in their wire form (names, values and their lengths). */
     public long storeBytes() {
-        return storeBytes.sum();
+        return budget.sectionBytes();
     }
 
     /** A snapshot of the store's figures, by name, for the STATS operation and the logs. */
     public Map<String, Long> stats() {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("sessions", (long) sessions.size());
-        stats.put("store_bytes", storeBytes.sum());
+        stats.put("store_bytes", budget.sectionBytes());
         stats.put("max_store_bytes", limits.maxStoreBytes());
+        budget.putInto(stats);
         stats.put("names_shared", (long) names.size());
         stats.put("schemas", (long) schemas.size());
         counters.putInto(stats);

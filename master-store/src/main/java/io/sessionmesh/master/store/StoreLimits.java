@@ -19,7 +19,9 @@ import java.time.Duration;
  *   <tr><td>maxSectionsPerSession</td><td>256</td><td>sections of one session</td></tr>
  *   <tr><td>maxSessionBytes</td><td>16 MiB</td><td>one session: all its sections in wire form</td></tr>
  *   <tr><td>maxSessions</td><td>4,000,000</td><td>live sessions in the store</td></tr>
- *   <tr><td>maxStoreBytes</td><td>60% of the heap</td><td>all sessions' sections in wire form</td></tr>
+ *   <tr><td>maxStoreBytes</td><td>60% of the heap</td><td>the store's memory budget: every byte it keeps (sections
+ *       in wire form, the overhead of sessions, sections, shared names, schemas and removed sessions not yet purged:
+ *       {@link MemoryBudget}); over it CREATE, a WRITE that grows and SCHEMA_PUBLISH are UNAVAILABLE</td></tr>
  *   <tr><td>maxNames</td><td>65,536</td><td>distinct section names shared across sessions</td></tr>
  *   <tr><td>maxSchemas</td><td>100,000</td><td>one-nio schemas held for the schema registry</td></tr>
  *   <tr><td>maxSchemaBytes</td><td>64 KiB</td><td>one schema</td></tr>
@@ -35,7 +37,7 @@ public final class StoreLimits {
     public static final int DEFAULT_MAX_SECTIONS_PER_SESSION = 256;
     public static final int DEFAULT_MAX_SESSION_BYTES = 16 << 20;
     public static final int DEFAULT_MAX_SESSIONS = 4_000_000;
-    /** Share of the JVM's maximum heap that sessions' sections may take by default. */
+    /** Share of the JVM's maximum heap that the store's memory budget takes by default. */
     public static final double DEFAULT_STORE_HEAP_SHARE = 0.6;
     public static final int DEFAULT_MAX_NAMES = 65_536;
     public static final int DEFAULT_MAX_SCHEMAS = 100_000;

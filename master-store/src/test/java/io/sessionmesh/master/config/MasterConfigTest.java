@@ -47,4 +47,13 @@ class MasterConfigTest {
         assertEquals(Duration.ofMinutes(5), c.store().defaultIdleTimeout());
         assertEquals(1 << 20, c.store().maxAttributeBytes());
     }
+
+    @Test
+    void maxStore_aboveSeventyPercentOfTheHeap_isRefusedAtStart() {
+        long heap = Runtime.getRuntime().maxMemory();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MasterConfig.of(Map.of("max-store", Long.toString(heap * 3 / 4))));
+        assertTrue(e.getMessage().contains("max-store") && e.getMessage().contains("70%"), e.getMessage());
+        assertEquals(heap / 2, MasterConfig.of(Map.of("max-store", Long.toString(heap / 2))).store().maxStoreBytes());
+    }
 }

@@ -347,17 +347,18 @@ class SessionStoreTest {
 
     @Test
     void storeFull_isUnavailable_andFreedBytesCanBeReused() {
-        SessionStore s = new SessionStore(StoreLimits.builder().maxStoreBytes(1000).build(), ticker);
+        // 2 sessions (512), the shared name "s" (90), a's section (80 + 908): 1,590 of 2,000
+        SessionStore s = new SessionStore(StoreLimits.builder().maxStoreBytes(2000).build(), ticker);
         String a = s.create().id();
         String b = s.create().id();
         s.write(new WriteRequest(a, List.of(new SectionDelta("s", Map.of("k", new byte[900]), List.of()))));
         StoreException e = assertThrows(StoreException.class,
-                () -> s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[200]), List.of())))));
+                () -> s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[600]), List.of())))));
         assertEquals(Status.UNAVAILABLE, e.status());
         s.delete(a);
-        s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[200]), List.of()))));
-        // The section in wire form: name "s" (2), version (1), count (1), "k" (2), length (2), value (200).
-        assertEquals(208, s.storeBytes());
+        s.write(new WriteRequest(b, List.of(new SectionDelta("s", Map.of("k", new byte[600]), List.of()))));
+        // The section in wire form: name "s" (2), version (1), count (1), "k" (2), length (2), value (600).
+        assertEquals(608, s.storeBytes());
     }
 
     @Test
