@@ -46,6 +46,13 @@ public final class MasterMain {
         }, "master-shutdown"));
         ReadyFile.write(config.readyFile(), Map.of("master", server.address()));
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
+        if (config.tls() != null) {
+            System.out.println("TLS 1.3, a client certificate of " + config.tls().trustedAuthorities()
+                    + " required, engine " + io.sessionmesh.wire.tls.TlsFiles.provider());
+        } else if (!server.address().getAddress().isLoopbackAddress()) {
+            System.out.println("WARNING: listening beyond loopback without TLS: anything that reaches this port can read"
+                    + " and write every session (set tls-cert, tls-key and tls-trust; SECURITY.md)");
+        }
         System.out.flush();
         stopped.await();
     }
