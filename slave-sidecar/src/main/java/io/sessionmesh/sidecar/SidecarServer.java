@@ -61,6 +61,7 @@ public final class SidecarServer implements AutoCloseable {
                 .connectTimeout(config.masterConnectTimeout())
                 .requestTimeout(config.masterTimeout())
                 .maxInFlight(config.masterMaxInFlight())
+                .maxQueued(config.masterMaxQueued())
                 .limits(config.transportLimits())
                 .traffic(metrics.masterTraffic)
                 .build();

@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.config;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.placement.Placement;
 import io.sessionmesh.wire.transport.TransportLimits;
 
@@ -40,7 +41,11 @@ import java.util.Map;
  *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master</td></tr>
  *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
  *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
- *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests waiting on one master connection</td></tr>
+ *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests sent on one master
+ *       connection and waiting for their answers: no more than the master's {@code max-in-flight}, which refuses
+ *       the rest</td></tr>
+ *   <tr><td>master-max-queued</td><td>{@value #DEFAULT_MASTER_MAX_QUEUED}</td><td>requests of one master connection
+ *       waiting for an in-flight slot (their {@code master-timeout} runs); more are 503 at once</td></tr>
  *   <tr><td>reconnect-min, reconnect-max</td><td>100ms, 5s</td><td>backoff between reconnect attempts (doubling)</td></tr>
  *   <tr><td>heartbeat-interval</td><td>1s</td><td>a PING on every master connection, to find a dead one (the control
  *       connection pings more often when the lease needs it: a quarter of the lease less its margin)</td></tr>
@@ -64,7 +69,10 @@ public final class SidecarConfig {
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_PIPELINED = 128;
     public static final int DEFAULT_MASTER_CONNECTIONS = 2;
-    public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = 4096;
+    /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
+    public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
+    /** Four rounds of the in-flight limit wait rather than fail. */
+    public static final int DEFAULT_MASTER_MAX_QUEUED = MasterConnectionOptions.DEFAULT_MAX_QUEUED;
     /**
      * Not the 256 of the first design: measured, 256 leaves 14-25% between the most and least loaded master, 65,536
      * under 2% (HashRingSpreadTest). 65,535 is the most a CREATE's placement carries (a u16): a sidecar with several
@@ -98,6 +106,7 @@ public final class SidecarConfig {
     private final Duration masterConnectTimeout;
     private final Duration masterTimeout;
     private final int masterMaxInFlight;
+    private final int masterMaxQueued;
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final Duration heartbeatInterval;
@@ -143,6 +152,7 @@ public final class SidecarConfig {
                 Duration.ofMinutes(1));
         masterTimeout = c.duration("master-timeout", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(10));
         masterMaxInFlight = c.integer("master-max-in-flight", DEFAULT_MASTER_MAX_IN_FLIGHT, 1, 1 << 20);
+        masterMaxQueued = c.integer("master-max-queued", DEFAULT_MASTER_MAX_QUEUED, 0, 1 << 20);
         reconnectMin = c.duration("reconnect-min", Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(1));
         reconnectMax = c.duration("reconnect-max", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10));
         heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
@@ -307,6 +317,10 @@ public final class SidecarConfig {
 
     public int masterMaxInFlight() {
         return masterMaxInFlight;
+    }
+
+    public int masterMaxQueued() {
+        return masterMaxQueued;
     }
 
     public Duration reconnectMin() {
