@@ -30,7 +30,10 @@ import java.util.Map;
  *   <tr><td>admin-token-file</td><td>none</td><td>a file whose first line is the admin token; then admin calls need
  *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
  *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
- *   <tr><td>io-threads</td><td>cores</td><td>Netty threads for HTTP and master connections</td></tr>
+ *   <tr><td>io-threads</td><td>cores</td><td>Netty threads of the REST API (the admin endpoint has one of its own)</td></tr>
+ *   <tr><td>master-io-threads</td><td>cores / 4, at least 1</td><td>Netty threads of the master connections, apart
+ *       from the REST API's: a busy REST loop (a large JSON body) does not delay invalidation confirmations and lease
+ *       renewals</td></tr>
  *   <tr><td>max-body</td><td>32m</td><td>one request body; larger is 413</td></tr>
  *   <tr><td>max-http-connections</td><td>{@value #DEFAULT_MAX_HTTP_CONNECTIONS}</td><td>open REST connections; more are closed</td></tr>
  *   <tr><td>max-pipelined</td><td>{@value #DEFAULT_MAX_PIPELINED}</td><td>requests of one HTTP connection waiting for their answers</td></tr>
@@ -95,6 +98,7 @@ public final class SidecarConfig {
     private final int adminPort;
     private final String adminToken;
     private final int ioThreads;
+    private final int masterIoThreads;
     private final int maxBodyBytes;
     private final int maxHttpConnections;
     private final int maxPipelined;
@@ -140,6 +144,7 @@ public final class SidecarConfig {
                     + "environment variable " + ADMIN_TOKEN_ENV + ") or bind it to 127.0.0.1");
         }
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
+        masterIoThreads = c.integer("master-io-threads", Math.max(1, Runtime.getRuntime().availableProcessors() / 4), 1, 64);
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
         maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
         maxPipelined = c.integer("max-pipelined", DEFAULT_MAX_PIPELINED, 1, 100_000);
@@ -273,6 +278,10 @@ public final class SidecarConfig {
 
     public int ioThreads() {
         return ioThreads;
+    }
+
+    public int masterIoThreads() {
+        return masterIoThreads;
     }
 
     public int maxBodyBytes() {
