@@ -17,6 +17,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -39,6 +40,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SidecarServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SidecarServer.class);
+
+    /**
+     * When an HTTP connection stops taking answers (unwritable: it then stops being read) and takes them again: the
+     * master's marks. Above Netty's 64 KiB so that one large read answer does not stop a connection at once.
+     */
+    static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(256 << 10, 1 << 20);
 
     private final SidecarConfig config;
     private final EventLoopGroup boss;
@@ -124,6 +131,7 @@ public final class SidecarServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                 .childHandler(new SidecarHttpInitializer(config, service, adminServer))
                 .bind(host, port).sync().channel();
     }

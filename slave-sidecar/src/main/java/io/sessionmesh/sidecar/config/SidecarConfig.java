@@ -37,6 +37,11 @@ import java.util.Map;
  *   <tr><td>max-body</td><td>32m</td><td>one request body; larger is 413</td></tr>
  *   <tr><td>max-http-connections</td><td>{@value #DEFAULT_MAX_HTTP_CONNECTIONS}</td><td>open REST connections; more are closed</td></tr>
  *   <tr><td>max-pipelined</td><td>{@value #DEFAULT_MAX_PIPELINED}</td><td>requests of one HTTP connection waiting for their answers</td></tr>
+ *   <tr><td>body-budget</td><td>256m (at least max-body)</td><td>request bodies held at once, over every REST
+ *       connection (reserved as a body arrives, given back once its answer is written); a body that does not fit is
+ *       answered 503 with Retry-After, and skipped</td></tr>
+ *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one REST connection whose client does not read them
+ *       (it is not read either meanwhile); past it the connection is closed</td></tr>
  *   <tr><td>http-idle-timeout</td><td>5m</td><td>a keep-alive connection unused this long is closed</td></tr>
  *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
  *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
@@ -71,6 +76,10 @@ public final class SidecarConfig {
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_PIPELINED = 128;
+    /** Request bodies a sidecar holds at once: eight bodies of the default max-body. */
+    public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
+    /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
+    public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
     public static final int DEFAULT_MASTER_CONNECTIONS = 2;
     /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
     public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
@@ -102,6 +111,8 @@ public final class SidecarConfig {
     private final int maxBodyBytes;
     private final int maxHttpConnections;
     private final int maxPipelined;
+    private final long bodyBudgetBytes;
+    private final long maxOutboundBytes;
     private final Duration httpIdleTimeout;
     private final long cacheMaxBytes;
     private final Duration cacheTtl;
@@ -148,6 +159,13 @@ public final class SidecarConfig {
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
         maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
         maxPipelined = c.integer("max-pipelined", DEFAULT_MAX_PIPELINED, 1, 100_000);
+        bodyBudgetBytes = c.size("body-budget", DEFAULT_BODY_BUDGET_BYTES, 1024, 1L << 40);
+        if (bodyBudgetBytes < maxBodyBytes) {
+            throw new IllegalArgumentException(c.origin("body-budget") + " = " + Units.formatSize(bodyBudgetBytes)
+                    + " is below max-body " + Units.formatSize(maxBodyBytes) + ": a body of max-body could never be read; "
+                    + "raise body-budget or lower max-body");
+        }
+        maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
         httpIdleTimeout = c.duration("http-idle-timeout", Duration.ofMinutes(5), Duration.ofMillis(100), Duration.ofDays(1));
         cacheMaxBytes = c.size("cache-max-bytes", 256L << 20, 0, 1L << 40);
         cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
@@ -294,6 +312,16 @@ public final class SidecarConfig {
 
     public int maxPipelined() {
         return maxPipelined;
+    }
+
+    /** Request bodies held at once over every REST connection. */
+    public long bodyBudgetBytes() {
+        return bodyBudgetBytes;
+    }
+
+    /** Answers queued for one REST connection before it is closed as a slow consumer. */
+    public long maxOutboundBytes() {
+        return maxOutboundBytes;
     }
 
     public Duration httpIdleTimeout() {
