@@ -17,6 +17,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -29,8 +30,10 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running sidecar: connections to the masters, the cache, the REST server and the admin server, on one set of
- * Netty threads. {@link #start} binds both ports and starts connecting to the masters (it does not wait for them:
+ * A running sidecar: connections to the masters, the cache, the REST server and the admin server. Each of the three
+ * has event loops of its own ({@code io-threads} for the REST API, {@code master-io-threads} for the masters, one
+ * thread for the admin endpoint): a REST loop busy with a large body cannot hold up an invalidation's confirmation or
+ * a lease renewal (the master would then hold another service's write for up to a lease), nor a health check. {@link #start} binds both ports and starts connecting to the masters (it does not wait for them:
  * until one answers, calls get 503); {@link #close} stops accepting, closes every connection and the masters'.
  * With {@code masters=embedded} it first starts a master of its own on a free loopback port (local development
  * mode: one process, real TCP between the two; {@link EmbeddedMaster}) and stops it last.
@@ -38,9 +41,20 @@ import java.util.concurrent.TimeUnit;
 public final class SidecarServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SidecarServer.class);
 
+    /**
+     * When an HTTP connection stops taking answers (unwritable: it then stops being read) and takes them again: the
+     * master's marks. Above Netty's 64 KiB so that one large read answer does not stop a connection at once.
+     */
+    static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(256 << 10, 1 << 20);
+
     private final SidecarConfig config;
     private final EventLoopGroup boss;
+    /** The REST API's connections. */
     private final EventLoopGroup workers;
+    /** The masters' connections, their heartbeats and lease renewals, the touches forwarded to them. */
+    private final EventLoopGroup masterLoops;
+    /** The admin endpoint's connections. */
+    private final EventLoopGroup adminLoop;
     private final MasterRouter router;
     private final SidecarService service;
     private final Channel api;
@@ -56,11 +70,16 @@ public final class SidecarServer implements AutoCloseable {
         this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-accept", true), NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
                 NioIoHandler.newFactory());
+        this.masterLoops = new MultiThreadIoEventLoopGroup(config.masterIoThreads(), new DefaultThreadFactory("sidecar-master",
+                true), NioIoHandler.newFactory());
+        this.adminLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-admin", true),
+                NioIoHandler.newFactory());
         SidecarMetrics metrics = new SidecarMetrics();
         MasterConnectionOptions connection = MasterConnectionOptions.builder()
                 .connectTimeout(config.masterConnectTimeout())
                 .requestTimeout(config.masterTimeout())
                 .maxInFlight(config.masterMaxInFlight())
+                .maxQueued(config.masterMaxQueued())
                 .limits(config.transportLimits())
                 .traffic(metrics.masterTraffic)
                 .tls(config.masterTls() == null ? null : config.masterTls().clientContext())
@@ -70,7 +89,7 @@ public final class SidecarServer implements AutoCloseable {
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl(), cacheTicker);
         this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
         List<List<InetSocketAddress>> masters = embeddedMaster == null ? config.masters() : List.of(List.of(embeddedMaster.address()));
-        this.router = new MasterRouter(masters, config.vnodes(), pool, workers,
+        this.router = new MasterRouter(masters, config.vnodes(), pool, masterLoops,
                 new InvalidationHandler(cache, metrics));
         this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());
         try {
@@ -82,7 +101,7 @@ public final class SidecarServer implements AutoCloseable {
             throw e;
         }
         long touch = config.touchInterval().toMillis();
-        workers.next().scheduleAtFixedRate(this::forwardTouches, touch, touch, TimeUnit.MILLISECONDS);
+        masterLoops.next().scheduleAtFixedRate(this::forwardTouches, touch, touch, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -109,10 +128,11 @@ public final class SidecarServer implements AutoCloseable {
 
     private Channel bind(String host, int port, boolean adminServer) throws InterruptedException {
         return new ServerBootstrap()
-                .group(boss, workers)
+                .group(boss, adminServer ? adminLoop : workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                 .childHandler(new SidecarHttpInitializer(config, service, adminServer))
                 .bind(host, port).sync().channel();
     }
@@ -133,6 +153,11 @@ public final class SidecarServer implements AutoCloseable {
     /** The admin endpoint's address. */
     public InetSocketAddress adminAddress() {
         return (InetSocketAddress) admin.localAddress();
+    }
+
+    /** The REST API's event loops (tests make them busy). */
+    EventLoopGroup httpLoops() {
+        return workers;
     }
 
     public SidecarService service() {
@@ -165,6 +190,8 @@ public final class SidecarServer implements AutoCloseable {
         router.close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        adminLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        masterLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         if (embeddedMaster != null) {
             embeddedMaster.close();
         }

@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.config;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
+import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.placement.Placement;
 import io.sessionmesh.wire.tls.TlsFiles;
 import io.sessionmesh.wire.transport.TransportLimits;
@@ -30,10 +31,18 @@ import java.util.Map;
  *   <tr><td>admin-token-file</td><td>none</td><td>a file whose first line is the admin token; then admin calls need
  *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
  *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
- *   <tr><td>io-threads</td><td>cores</td><td>Netty threads for HTTP and master connections</td></tr>
+ *   <tr><td>io-threads</td><td>cores</td><td>Netty threads of the REST API (the admin endpoint has one of its own)</td></tr>
+ *   <tr><td>master-io-threads</td><td>cores / 4, at least 1</td><td>Netty threads of the master connections, apart
+ *       from the REST API's: a busy REST loop (a large JSON body) does not delay invalidation confirmations and lease
+ *       renewals</td></tr>
  *   <tr><td>max-body</td><td>32m</td><td>one request body; larger is 413</td></tr>
  *   <tr><td>max-http-connections</td><td>{@value #DEFAULT_MAX_HTTP_CONNECTIONS}</td><td>open REST connections; more are closed</td></tr>
  *   <tr><td>max-pipelined</td><td>{@value #DEFAULT_MAX_PIPELINED}</td><td>requests of one HTTP connection waiting for their answers</td></tr>
+ *   <tr><td>body-budget</td><td>256m (at least max-body)</td><td>request bodies held at once, over every REST
+ *       connection (reserved as a body arrives, given back once its answer is written); a body that does not fit is
+ *       answered 503 with Retry-After, and skipped</td></tr>
+ *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one REST connection whose client does not read them
+ *       (it is not read either meanwhile); past it the connection is closed</td></tr>
  *   <tr><td>http-idle-timeout</td><td>5m</td><td>a keep-alive connection unused this long is closed</td></tr>
  *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
  *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
@@ -41,7 +50,11 @@ import java.util.Map;
  *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master</td></tr>
  *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
  *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
- *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests waiting on one master connection</td></tr>
+ *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests sent on one master
+ *       connection and waiting for their answers: no more than the master's {@code max-in-flight}, which refuses
+ *       the rest</td></tr>
+ *   <tr><td>master-max-queued</td><td>{@value #DEFAULT_MASTER_MAX_QUEUED}</td><td>requests of one master connection
+ *       waiting for an in-flight slot (their {@code master-timeout} runs); more are 503 at once</td></tr>
  *   <tr><td>master-tls-cert, master-tls-key, master-tls-trust</td><td>none (plain TCP)</td><td>mutual TLS to the
  *       masters (all three or none, PEM files): this sidecar's certificate chain and PKCS#8 key, and the authorities that
  *       sign the masters' certificates, which must name the addresses in {@code masters} (PROTOCOL.md 3.10)</td></tr>
@@ -67,8 +80,15 @@ public final class SidecarConfig {
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_PIPELINED = 128;
+    /** Request bodies a sidecar holds at once: eight bodies of the default max-body. */
+    public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
+    /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
+    public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
     public static final int DEFAULT_MASTER_CONNECTIONS = 2;
-    public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = 4096;
+    /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
+    public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
+    /** Four rounds of the in-flight limit wait rather than fail. */
+    public static final int DEFAULT_MASTER_MAX_QUEUED = MasterConnectionOptions.DEFAULT_MAX_QUEUED;
     /**
      * Not the 256 of the first design: measured, 256 leaves 14-25% between the most and least loaded master, 65,536
      * under 2% (HashRingSpreadTest). 65,535 is the most a CREATE's placement carries (a u16): a sidecar with several
@@ -91,9 +111,12 @@ public final class SidecarConfig {
     private final int adminPort;
     private final String adminToken;
     private final int ioThreads;
+    private final int masterIoThreads;
     private final int maxBodyBytes;
     private final int maxHttpConnections;
     private final int maxPipelined;
+    private final long bodyBudgetBytes;
+    private final long maxOutboundBytes;
     private final Duration httpIdleTimeout;
     private final long cacheMaxBytes;
     private final Duration cacheTtl;
@@ -103,6 +126,7 @@ public final class SidecarConfig {
     private final Duration masterTimeout;
     private final int masterMaxInFlight;
     private final TlsFiles masterTls;
+    private final int masterMaxQueued;
     private final Duration reconnectMin;
     private final Duration reconnectMax;
     private final Duration heartbeatInterval;
@@ -136,9 +160,17 @@ public final class SidecarConfig {
                     + "environment variable " + ADMIN_TOKEN_ENV + ") or bind it to 127.0.0.1");
         }
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
+        masterIoThreads = c.integer("master-io-threads", Math.max(1, Runtime.getRuntime().availableProcessors() / 4), 1, 64);
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
         maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
         maxPipelined = c.integer("max-pipelined", DEFAULT_MAX_PIPELINED, 1, 100_000);
+        bodyBudgetBytes = c.size("body-budget", DEFAULT_BODY_BUDGET_BYTES, 1024, 1L << 40);
+        if (bodyBudgetBytes < maxBodyBytes) {
+            throw new IllegalArgumentException(c.origin("body-budget") + " = " + Units.formatSize(bodyBudgetBytes)
+                    + " is below max-body " + Units.formatSize(maxBodyBytes) + ": a body of max-body could never be read; "
+                    + "raise body-budget or lower max-body");
+        }
+        maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
         httpIdleTimeout = c.duration("http-idle-timeout", Duration.ofMinutes(5), Duration.ofMillis(100), Duration.ofDays(1));
         cacheMaxBytes = c.size("cache-max-bytes", 256L << 20, 0, 1L << 40);
         cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
@@ -150,6 +182,7 @@ public final class SidecarConfig {
         masterMaxInFlight = c.integer("master-max-in-flight", DEFAULT_MASTER_MAX_IN_FLIGHT, 1, 1 << 20);
         masterTls = TlsFiles.ofOptional("master-tls-cert, master-tls-key, master-tls-trust", c.path("master-tls-cert", null),
                 c.path("master-tls-key", null), c.path("master-tls-trust", null));
+        masterMaxQueued = c.integer("master-max-queued", DEFAULT_MASTER_MAX_QUEUED, 0, 1 << 20);
         reconnectMin = c.duration("reconnect-min", Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(1));
         reconnectMax = c.duration("reconnect-max", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10));
         heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
@@ -272,6 +305,10 @@ public final class SidecarConfig {
         return ioThreads;
     }
 
+    public int masterIoThreads() {
+        return masterIoThreads;
+    }
+
     public int maxBodyBytes() {
         return maxBodyBytes;
     }
@@ -282,6 +319,16 @@ public final class SidecarConfig {
 
     public int maxPipelined() {
         return maxPipelined;
+    }
+
+    /** Request bodies held at once over every REST connection. */
+    public long bodyBudgetBytes() {
+        return bodyBudgetBytes;
+    }
+
+    /** Answers queued for one REST connection before it is closed as a slow consumer. */
+    public long maxOutboundBytes() {
+        return maxOutboundBytes;
     }
 
     public Duration httpIdleTimeout() {
@@ -319,6 +366,10 @@ public final class SidecarConfig {
     /** The TLS files of this sidecar's master connections, or null for plain TCP. */
     public TlsFiles masterTls() {
         return masterTls;
+    }
+
+    public int masterMaxQueued() {
+        return masterMaxQueued;
     }
 
     public Duration reconnectMin() {

@@ -36,9 +36,15 @@ final class ErrorResponses {
         this.metrics = metrics;
     }
 
-    /** The failure of a request the HTTP decoder could not read: 413 for a body over max-body, else 400. */
-    static MalformedMessageException undecodable(DecoderResult result) {
+    /**
+     * The failure of a request the HTTP decoder could not read: 413 for a body over max-body, 503 for one over the
+     * body budget (answered with Retry-After), else 400.
+     */
+    static RuntimeException undecodable(DecoderResult result) {
         Throwable cause = result.cause();
+        if (cause instanceof BodyBudget.Exhausted) {
+            return new RetryLater("HTTP request: " + cause.getMessage());
+        }
         return new MalformedMessageException(cause instanceof TooLongHttpContentException ? Status.TOO_LARGE
                 : Status.BAD_REQUEST, "HTTP request: " + cause.getMessage());
     }
@@ -55,6 +61,12 @@ final class ErrorResponses {
             r.headers().set(HttpHeaderNames.ALLOW, m.allow());
             return r;
         }
+        if (cause instanceof RetryLater) {
+            metrics.error(Status.UNAVAILABLE);
+            FullHttpResponse r = body(HttpResponseStatus.SERVICE_UNAVAILABLE, Status.UNAVAILABLE, cause.getMessage(), binaryAnswer);
+            r.headers().set(HttpHeaderNames.RETRY_AFTER, BodyBudget.RETRY_AFTER_SECONDS);
+            return r;
+        }
         int status = SidecarService.status(cause);
         if (status == Status.INTERNAL) {
             log.error("request failed", cause);
@@ -62,6 +74,15 @@ final class ErrorResponses {
         metrics.error(status);
         return body(HttpStatuses.of(status), status, cause.getMessage() == null ? cause.toString() : cause.getMessage(),
                 binaryAnswer);
+    }
+
+    /** A request refused for a while, not for what it says: 503 UNAVAILABLE with Retry-After. */
+    static final class RetryLater extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RetryLater(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private FullHttpResponse body(HttpResponseStatus http, int status, String message, boolean binaryAnswer) {

@@ -2,15 +2,19 @@ package io.sessionmesh.sidecar.http;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * HTTP/1.1 pipelining for one connection: answers may complete out of order (a cache hit at once, a miss later),
@@ -18,14 +22,27 @@ import java.util.ArrayDeque;
  * handler after this one writes it back once answered, and this handler holds that answer until every earlier one
  * is written.
  *
- * <p>Also the connection's life: with {@code maxPipelined} requests waiting, the connection stops reading until at
- * most half are; a request that did not ask for keep-alive (or could not be decoded) is the last one acted on:
+ * <p>Also the connection's life and its bounds. It reads only while three things hold: fewer than {@code maxPipelined}
+ * requests wait (once there are, until at most half do), the socket takes what is written (a client that does not
+ * read its answers is not read either: TCP pushes back on it, as the master does, FlowControlHandler), and no
+ * request that ends the connection was read. Answers queued for the socket beyond {@code maxOutboundBytes} (what was
+ * read before reading stopped, answered into a socket nobody reads) close the connection, counted as a slow
+ * consumer. Each request's share of the {@link BodyBudget} is given back once its answer is written, or it is dropped,
+ * or the connection closes. A request that did not ask for keep-alive (or could not be decoded) is the last one acted on:
  * reading stops, requests already read behind it are dropped unexecuted, and the connection closes after its
  * answer; an idle connection closes only when no answer is due; answers still
  * waiting when the connection closes are released.
  */
 final class HttpPipeliningHandler extends ChannelDuplexHandler {
+    private static final Logger log = LoggerFactory.getLogger(HttpPipeliningHandler.class);
+
     private final int maxPipelined;
+    private final long maxOutboundBytes;
+    /** The connection's share of the body budget (null: none). */
+    private final BodyBudgetHandler bodies;
+    private final LongAdder slowConsumersClosed;
+    /** Reading stopped at maxPipelined waiting requests, until at most half wait. */
+    private boolean full;
     /** Requests without a written answer, in arrival order. */
     private final ArrayDeque<PipelinedRequest> pending = new ArrayDeque<>();
     /** Set when the connection is closing or closed: answers that complete after that are released, not written. */
@@ -35,8 +52,20 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     /** Set once a request that ends the connection was read: nothing read after it is acted on (RFC 9112 9.6). */
     private boolean lastRequestRead;
 
+    /** No outbound bound, no body budget (tests of the order). */
     HttpPipeliningHandler(int maxPipelined) {
+        this(maxPipelined, Long.MAX_VALUE, null, new LongAdder());
+    }
+
+    /**
+     * @param bodies the connection's {@link BodyBudgetHandler}, whose reservations go with their requests (null: none)
+     * @param slowConsumersClosed counts the connections closed over {@code maxOutboundBytes}
+     */
+    HttpPipeliningHandler(int maxPipelined, long maxOutboundBytes, BodyBudgetHandler bodies, LongAdder slowConsumersClosed) {
         this.maxPipelined = maxPipelined;
+        this.maxOutboundBytes = maxOutboundBytes;
+        this.bodies = bodies;
+        this.slowConsumersClosed = slowConsumersClosed;
     }
 
     @Override
@@ -45,24 +74,29 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
-        if (lastRequestRead) {
-            // Pipelined behind a request that closes the connection: never executed, so never half-done (a write
-            // applied without an answer). The client sees the connection close and sends it again elsewhere.
+        long bodyBytes = bodies == null ? 0 : bodies.takeReserved();
+        if (lastRequestRead || closing) {
+            // Pipelined behind a request that closes the connection, or read before a connection closed as a slow
+            // consumer: never executed, so never half-done (a write applied without an answer). The client sees the
+            // connection close and sends it again elsewhere.
             request.release();
+            release(bodyBytes);
             return;
         }
         // After a request that could not be decoded, the decoder drops the rest of the stream: close after answering.
         // A body over max-body is different: the aggregator skips it and the stream stays in step.
         boolean keepAlive = HttpUtil.isKeepAlive(request) && (request.decoderResult().isSuccess()
-                || request.decoderResult().cause() instanceof TooLongHttpContentException);
+                || request.decoderResult().cause() instanceof TooLongHttpContentException
+                || request.decoderResult().cause() instanceof BodyBudget.Exhausted);
         PipelinedRequest slot = new PipelinedRequest(request, keepAlive);
+        slot.bodyBytes = bodyBytes;
         pending.add(slot);
         if (!keepAlive) {
             lastRequestRead = true;
-            ctx.channel().config().setAutoRead(false);
         } else if (pending.size() >= maxPipelined) {
-            ctx.channel().config().setAutoRead(false);
+            full = true;
         }
+        reading(ctx);
         ctx.fireChannelRead(slot);
     }
 
@@ -81,12 +115,17 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
         answered.promise = promise;
         while (!pending.isEmpty() && pending.peek().response != null) {
             PipelinedRequest head = pending.poll();
+            release(head.bodyBytes);
+            head.bodyBytes = 0;
             FullHttpResponse r = head.response;
             HttpUtil.setContentLength(r, r.content().readableBytes());
             HttpUtil.setKeepAlive(r, head.keepAlive);
             if (head.keepAlive) {
                 ctx.write(r, head.promise);
                 unflushed = true;
+                if (overOutbound(ctx)) {
+                    return;
+                }
             } else {
                 closing = true;
                 unflushed = false;
@@ -97,9 +136,50 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
                 return;
             }
         }
-        if (pending.size() < maxPipelined / 2 + 1 && !ctx.channel().config().isAutoRead() && !lastRequestRead) {
-            ctx.channel().config().setAutoRead(true);
+        if (full && pending.size() < maxPipelined / 2 + 1) {
+            full = false;
+            reading(ctx);
         }
+    }
+
+    /** Reads while few enough requests wait, the socket takes answers, and no request ended the connection. */
+    private void reading(ChannelHandlerContext ctx) {
+        boolean read = !full && !lastRequestRead && !closing && ctx.channel().isWritable();
+        if (ctx.channel().config().isAutoRead() != read) {
+            ctx.channel().config().setAutoRead(read);
+        }
+    }
+
+    /**
+     * After each answer passes to the codec: a client that does not read its answers is cut off once they pass
+     * {@code maxOutboundBytes}; the answers still due are released, their budget given back.
+     */
+    private boolean overOutbound(ChannelHandlerContext ctx) {
+        ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
+        if (outbound == null || outbound.totalPendingWriteBytes() <= maxOutboundBytes || closing) {
+            return false;
+        }
+        slowConsumersClosed.increment();
+        log.warn("closing {}: {} bytes of answers queued and not read (max-outbound {})", ctx.channel().remoteAddress(),
+                outbound.totalPendingWriteBytes(), maxOutboundBytes);
+        closing = true;
+        unflushed = false;
+        releasePending();
+        ctx.close();
+        return true;
+    }
+
+    /**
+     * The socket stopped (or started again) taking what is written: reading stops (starts) with it, so a client that
+     * pipelines requests and never reads its answers is not read either. What is written goes out first.
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!ctx.channel().isWritable()) {
+            ctx.flush();
+        }
+        reading(ctx);
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -139,12 +219,20 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
 
     private void releasePending() {
         for (PipelinedRequest p : pending) {
+            release(p.bodyBytes);
+            p.bodyBytes = 0;
             if (p.response != null) {
                 p.response.release();
                 fail(p, p.promise);
             }
         }
         pending.clear();
+    }
+
+    private void release(long bodyBytes) {
+        if (bodies != null) {
+            bodies.release(bodyBytes);
+        }
     }
 
     private static void fail(PipelinedRequest p, ChannelPromise promise) {

@@ -24,6 +24,8 @@ final class PipelinedRequest implements ReferenceCounted {
     FullHttpResponse response;
     /** The promise of the answer's write, kept while earlier answers are still due. */
     ChannelPromise promise;
+    /** Bytes of the {@link BodyBudget} its body holds until its answer is written (or it is dropped). */
+    long bodyBytes;
 
     PipelinedRequest(FullHttpRequest request, boolean keepAlive) {
         this.request = request;

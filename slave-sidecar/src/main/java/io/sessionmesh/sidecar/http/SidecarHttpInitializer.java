@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.SidecarService;
 
 import io.netty.channel.Channel;
@@ -16,9 +17,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
  * timeout of keep-alive connections, the codec, on the admin port the token check on the headers
- * ({@link AdminTokenGate}), a body bound ({@code max-body}, on the admin port
+ * ({@link AdminTokenGate}), for the API its share of the body budget ({@link BodyBudgetHandler}, {@code body-budget}:
+ * a body that does not fit is 503, in its turn), a body bound ({@code max-body}, on the admin port
  * {@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413, in its turn), then
- * for the API the request order ({@link HttpPipeliningHandler}) and the operations ({@link ApiHandler}), or for the
+ * for the API the request order, back-pressure and the outbound bound ({@link HttpPipeliningHandler},
+ * {@code max-pipelined}, {@code max-outbound}) and the operations ({@link ApiHandler}), or for the
  * admin port {@link AdminHandler}, which answers at once and so in order. (Any Channel, not only a socket, so that
  * the pipeline can be tested on an EmbeddedChannel.)
  */
@@ -34,6 +37,9 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     private final boolean admin;
     /** The admin port's token check on the headers (null: no token, or the API port). */
     private final ChannelHandler gate;
+    /** The API's body budget, shared by its connections (null on the admin port). */
+    private final BodyBudget budget;
+    private final SidecarMetrics metrics;
 
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
@@ -47,6 +53,8 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
         }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
         this.gate = admin && config.adminToken() != null ? new AdminTokenGate(config.adminToken()) : null;
+        this.metrics = service.metrics();
+        this.budget = admin ? null : new BodyBudget(config.bodyBudgetBytes(), metrics.bodyBytesReserved, metrics.bodiesOverBudget);
     }
 
     @Override
@@ -58,9 +66,15 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
         if (admin && gate != null) {
             ch.pipeline().addLast("token", gate);
         }
+        BodyBudgetHandler bodies = null;
+        if (!admin) {
+            bodies = new BodyBudgetHandler(budget, config.maxBodyBytes());
+            ch.pipeline().addLast("budget", bodies);
+        }
         ch.pipeline().addLast("body", new SidecarBodyAggregator(admin ? SidecarConfig.MAX_ADMIN_BODY_BYTES : config.maxBodyBytes()));
         if (!admin) {
-            ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined()));
+            ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined(), config.maxOutboundBytes(),
+                    bodies, metrics.httpSlowConsumersClosed));
         }
         ch.pipeline().addLast("api", handler);
     }

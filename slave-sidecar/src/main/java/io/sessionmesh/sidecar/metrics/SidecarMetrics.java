@@ -9,6 +9,7 @@ import org.HdrHistogram.Histogram;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -42,6 +43,12 @@ public final class SidecarMetrics {
     /** Cached sections dropped by invalidations. */
     public final LongAdder sectionsInvalidated = new LongAdder();
     public final LongAdder badInvalidations = new LongAdder();
+    /** REST connections closed because their client did not read answers past max-outbound. */
+    public final LongAdder httpSlowConsumersClosed = new LongAdder();
+    /** Requests answered 503 because their body did not fit the body budget. */
+    public final LongAdder bodiesOverBudget = new LongAdder();
+    /** Bytes of request bodies reserved in the body budget now (the budget keeps this counter). */
+    public final AtomicLong bodyBytesReserved = new AtomicLong();
     /** From a write on the master to its invalidation here, by the two wall clocks, in microseconds. */
     private final Histogram invalidationDelay = new ConcurrentHistogram(MAX_MICROS, 2);
 
@@ -125,6 +132,9 @@ public final class SidecarMetrics {
         inv.put("delay_p99_us", d.getValueAtPercentile(99));
         inv.put("delay_max_us", d.getMaxValue());
         m.put("invalidations", inv);
+        m.put("http_slow_consumers_closed", httpSlowConsumersClosed.sum());
+        m.put("bodies_over_budget", bodiesOverBudget.sum());
+        m.put("body_bytes_reserved", bodyBytesReserved.get());
         Map<String, Long> byCode = new LinkedHashMap<>();
         for (int i = 1; i < errors.length; i++) {
             long n = errors[i].sum();

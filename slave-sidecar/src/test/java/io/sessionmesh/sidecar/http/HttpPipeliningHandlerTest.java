@@ -139,6 +139,48 @@ class HttpPipeliningHandlerTest {
         assertEquals("2", text(channel.readOutbound()));
     }
 
+    /** A socket that takes nothing until told to: flushes stop here, so what is written stays queued. */
+    static final class SocketNotTaking extends io.netty.channel.ChannelOutboundHandlerAdapter {
+        boolean taking;
+
+        @Override
+        public void flush(io.netty.channel.ChannelHandlerContext ctx) {
+            if (taking) {
+                ctx.flush();
+            }
+        }
+    }
+
+    @Test
+    void socketNotTakingAnswers_stopsReading_andReadingResumesWhenItDoes() {
+        SocketNotTaking socket = new SocketNotTaking();
+        channel = new EmbeddedChannel(socket, new HttpPipeliningHandler(16));
+        channel.config().setWriteBufferWaterMark(new io.netty.channel.WriteBufferWaterMark(8, 16));
+        PipelinedRequest in = read(get("/big"));
+        respond(in, answer("an answer longer than sixteen bytes")); // written and flushed, but the socket takes nothing
+        assertFalse(channel.isWritable());
+        assertFalse(channel.config().isAutoRead(), "a connection whose answers are not taken is still read");
+        socket.taking = true;
+        channel.pipeline().context(socket).flush(); // the socket takes what waits
+        channel.runPendingTasks();
+        assertTrue(channel.isWritable());
+        assertTrue(channel.config().isAutoRead(), "reading did not resume once the answers were taken");
+        text(channel.readOutbound());
+    }
+
+    @Test
+    void answersQueuedPastMaxOutbound_closeTheConnection_countedAsASlowConsumer() {
+        java.util.concurrent.atomic.LongAdder closed = new java.util.concurrent.atomic.LongAdder();
+        channel = new EmbeddedChannel(new SocketNotTaking(), new HttpPipeliningHandler(16, 200, null, closed));
+        PipelinedRequest first = read(get("/1"));
+        PipelinedRequest second = read(get("/2"));
+        respond(first, answer("thirty bytes of an answer body")); // 30 bytes and Netty's 96 a queued write
+        assertTrue(channel.isActive(), "under max-outbound");
+        respond(second, answer("thirty bytes of an answer body"));
+        assertFalse(channel.isActive(), "past max-outbound: closed");
+        assertEquals(1, closed.sum());
+    }
+
     @Test
     void channelRead_atMaxPipelined_turnsAutoReadOff_andBackOnBelowHalf() {
         channel(4);

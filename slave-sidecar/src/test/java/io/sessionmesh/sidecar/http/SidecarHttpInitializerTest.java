@@ -44,7 +44,8 @@ class SidecarHttpInitializerTest {
     @Test
     void initChannel_apiServer_ordersRequestsBeforeTheApiHandler() {
         EmbeddedChannel channel = new EmbeddedChannel(new SidecarHttpInitializer(config("10"), service, false));
-        assertEquals(List.of("limit", "idle", "http", "body", "pipelining", "api"), channel.pipeline().names().subList(0, 6));
+        assertEquals(List.of("limit", "idle", "http", "budget", "body", "pipelining", "api"),
+                channel.pipeline().names().subList(0, 7));
         assertTrue(channel.pipeline().get("api") instanceof ApiHandler);
         channel.finishAndReleaseAll();
     }

@@ -14,10 +14,14 @@ import java.time.Duration;
  *   <caption>Options and defaults</caption>
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>connectTimeout</td><td>2 s</td><td>the TCP connect; past it, connect fails with UNAVAILABLE</td></tr>
- *   <tr><td>requestTimeout</td><td>5 s</td><td>from a request's send to its answer; past it, that request fails with
- *       TIMEOUT (swept every {@value RequestTable#SWEEP_MILLIS} ms)</td></tr>
- *   <tr><td>maxInFlight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests waiting for their answers on the
- *       connection; more fail at once with UNAVAILABLE</td></tr>
+ *   <tr><td>requestTimeout</td><td>5 s</td><td>from a request's send (or its queueing, when it waits for a slot) to
+ *       its answer; past it, that request fails with TIMEOUT (swept every {@value RequestTable#SWEEP_MILLIS} ms)</td></tr>
+ *   <tr><td>maxInFlight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests sent on the connection and waiting
+ *       for their answers: the master's own limit per connection (its {@code max-in-flight}), so that it never has
+ *       to refuse one; more wait in the connection's queue</td></tr>
+ *   <tr><td>maxQueued</td><td>{@value #DEFAULT_MAX_QUEUED}</td><td>requests waiting in the connection's queue for a
+ *       free in-flight slot (sent in order as answers come; their timeout runs while they wait); more fail at once
+ *       with UNAVAILABLE</td></tr>
  *   <tr><td>limits</td><td>{@link TransportLimits#DEFAULT}</td><td>the largest answer frame read, and the transport
  *       codec's limits</td></tr>
  *   <tr><td>traffic</td><td>none</td><td>counts the bytes of every connection made with these options</td></tr>
@@ -28,13 +32,20 @@ import java.time.Duration;
 public final class MasterConnectionOptions {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
-    public static final int DEFAULT_MAX_IN_FLIGHT = 4096;
+    /**
+     * The master's default {@code max-in-flight} (MasterConfig.DEFAULT_MAX_IN_FLIGHT, which a sidecar test checks):
+     * above it the master stops reading and refuses what it read past it with UNAVAILABLE.
+     */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
+    /** Four times the in-flight limit: a burst of four rounds waits rather than fails. */
+    public static final int DEFAULT_MAX_QUEUED = 4 * DEFAULT_MAX_IN_FLIGHT;
     /** The defaults above. */
     public static final MasterConnectionOptions DEFAULT = builder().build();
 
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final int maxInFlight;
+    private final int maxQueued;
     private final TransportLimits limits;
     private final LinkTraffic traffic;
     private final SslContext tls;
@@ -43,6 +54,7 @@ public final class MasterConnectionOptions {
         connectTimeout = b.connectTimeout;
         requestTimeout = b.requestTimeout;
         maxInFlight = b.maxInFlight;
+        maxQueued = b.maxQueued;
         limits = b.limits;
         traffic = b.traffic;
         tls = b.tls;
@@ -64,6 +76,10 @@ public final class MasterConnectionOptions {
         return maxInFlight;
     }
 
+    public int maxQueued() {
+        return maxQueued;
+    }
+
     public TransportLimits limits() {
         return limits;
     }
@@ -81,7 +97,8 @@ public final class MasterConnectionOptions {
     @Override
     public String toString() {
         return "MasterConnectionOptions[connectTimeout=" + connectTimeout.toMillis() + "ms, requestTimeout="
-                + requestTimeout.toMillis() + "ms, maxInFlight=" + maxInFlight + ", tls=" + (tls != null) + "]";
+                + requestTimeout.toMillis() + "ms, maxInFlight=" + maxInFlight + ", maxQueued=" + maxQueued + ", tls="
+                + (tls != null) + "]";
     }
 
     /** Builds {@link MasterConnectionOptions}; starts from the defaults. */
@@ -89,6 +106,7 @@ public final class MasterConnectionOptions {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private int maxQueued = DEFAULT_MAX_QUEUED;
         private TransportLimits limits = TransportLimits.DEFAULT;
         private LinkTraffic traffic;
         private SslContext tls;
@@ -120,6 +138,12 @@ public final class MasterConnectionOptions {
             return this;
         }
 
+        /** Requests that may wait for a free in-flight slot (0: none wait, a request over maxInFlight fails). */
+        public Builder maxQueued(int max) {
+            this.maxQueued = max;
+            return this;
+        }
+
         public Builder limits(TransportLimits limits) {
             this.limits = limits;
             return this;
@@ -141,6 +165,9 @@ public final class MasterConnectionOptions {
             }
             if (maxInFlight < 1) {
                 throw new IllegalArgumentException("maxInFlight " + maxInFlight + " is under 1");
+            }
+            if (maxQueued < 0) {
+                throw new IllegalArgumentException("maxQueued " + maxQueued + " is under 0");
             }
             if (limits == null) {
                 throw new IllegalArgumentException("limits are null");

@@ -33,10 +33,14 @@ import java.util.concurrent.TimeUnit;
  * tables need no lock. It assigns each request its id as it goes out, matches answers by id (in whatever order they
  * come), decodes them with their request's type, and hands pushes to the {@link InvalidationListener}.
  *
- * <p>Bounds: at most {@code maxInFlight} requests wait (more fail at once with UNAVAILABLE). Timeouts: every request
- * of a connection has the same timeout, so deadlines come in the order requests are sent; a sweep every
- * {@value #SWEEP_MILLIS} ms fails the overdue ones at the head of that queue with TIMEOUT. No timer per request. When
- * the connection closes, every waiting request fails with UNAVAILABLE.
+ * <p>Bounds: at most {@code maxInFlight} requests are sent and wait for their answers (the master's own limit per
+ * connection: past it the master would refuse them). More wait, in order, in a queue of at most {@code maxQueued}, and
+ * go out as answers free slots, written during the read that freed them and flushed at its end (so they leave in
+ * batches, as written requests do); only a request that finds the queue full fails at once with UNAVAILABLE.
+ * Timeouts: every request of a connection has the same timeout, counted from when it was written here (queued or
+ * sent), so deadlines come in the order requests arrive; a sweep every {@value #SWEEP_MILLIS} ms fails the overdue
+ * ones at the head of that order with TIMEOUT, queued or in flight. No timer per request. When the connection
+ * closes, every waiting request, queued or in flight, fails with UNAVAILABLE.
  */
 final class RequestTable extends ChannelDuplexHandler {
     /** How often overdue requests are failed. */
@@ -49,7 +53,12 @@ final class RequestTable extends ChannelDuplexHandler {
     private final BinaryTransportCodec codec;
     private final InvalidationListener pushes;
     private final IntObjectHashMap<Pending<?>> waiting = new IntObjectHashMap<>();
+    /** Queued and sent requests, in the order of their deadlines (the order they were written here). */
     private final ArrayDeque<Pending<?>> byDeadline = new ArrayDeque<>();
+    /** Requests written while {@code maxInFlight} were in flight, in order; ids are given as they are sent. */
+    private final ArrayDeque<Pending<?>> queued = new ArrayDeque<>();
+    /** Whether queued requests were sent since the last flush. */
+    private boolean unflushed;
     private volatile MasterConnection connection;
     private ScheduledFuture<?> sweeper;
     /** The event loop's clock (a test's EmbeddedChannel moves it by hand). */
@@ -134,27 +143,43 @@ final class RequestTable extends ChannelDuplexHandler {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        sweeper = ctx.executor().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        sweeper = ctx.executor().scheduleAtFixedRate(() -> sweep(ctx), SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         super.channelActive(ctx);
     }
 
-    private void sweep() {
+    private void sweep(ChannelHandlerContext ctx) {
         long now = ticker.nanoTime();
         for (Pending<?> p; (p = byDeadline.peek()) != null; ) {
             if (p.future.isDone()) {
                 byDeadline.poll();
-                if (waiting.get(p.id) == p) {
+                if (p.id != 0 && waiting.get(p.id) == p) {
                     waiting.remove(p.id); // failed on the way out (its write did not go through): its slot is free
                 }
             } else if (now - p.deadline >= 0) {
                 byDeadline.poll();
-                waiting.remove(p.id);
-                p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode()) + " on " + peer
-                        + ": no answer in " + options.requestTimeout().toMillis() + " ms (" + waiting.size()
-                        + " other requests waiting)"));
+                if (p.id == 0) {
+                    // Never sent: every request queued before it is overdue too, or already sent.
+                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode()) + " on "
+                            + peer + ": not sent in " + options.requestTimeout().toMillis() + " ms, queued behind "
+                            + waiting.size() + " requests in flight (the limit, maxInFlight " + options.maxInFlight()
+                            + "), " + queued.size() + " queued"));
+                } else {
+                    waiting.remove(p.id);
+                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode()) + " on "
+                            + peer + ": no answer in " + options.requestTimeout().toMillis() + " ms (" + waiting.size()
+                            + " other requests waiting, " + queued.size() + " queued)"));
+                }
             } else {
-                return;
+                break;
             }
+        }
+        while (!queued.isEmpty() && queued.peek().future.isDone()) {
+            queued.poll(); // timed out while queued: no longer takes a place in the queue
+        }
+        sendQueued(ctx);
+        if (unflushed) {
+            unflushed = false;
+            ctx.flush();
         }
     }
 
@@ -169,12 +194,6 @@ final class RequestTable extends ChannelDuplexHandler {
             promise.trySuccess();
             return;
         }
-        if (waiting.size() >= options.maxInFlight()) {
-            p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
-                    + " requests already wait for answers from " + peer));
-            promise.trySuccess();
-            return;
-        }
         try {
             p.request.bodySize(codec); // a body that cannot be encoded fails its request alone, with the codec's reason
         } catch (RuntimeException e) {
@@ -182,14 +201,63 @@ final class RequestTable extends ChannelDuplexHandler {
             promise.trySuccess();
             return;
         }
+        if (waiting.size() >= options.maxInFlight() || !queued.isEmpty()) {
+            if (queued.size() >= options.maxQueued()) {
+                p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, options.maxInFlight()
+                        + " requests already wait for answers from " + peer + " and " + queued.size()
+                        + " more are queued (maxInFlight " + options.maxInFlight() + ", maxQueued " + options.maxQueued() + ")"));
+                promise.trySuccess();
+                return;
+            }
+            // Waits for a slot: its timeout runs from now. Its write is done as far as the caller can tell; a failure
+            // to send it later fails its future.
+            p.deadline = ticker.nanoTime() + options.requestTimeout().toNanos();
+            byDeadline.add(p);
+            queued.add(p);
+            promise.trySuccess();
+            return;
+        }
+        p.deadline = ticker.nanoTime() + options.requestTimeout().toNanos();
+        byDeadline.add(p);
+        send(ctx, p, promise);
+    }
+
+    private void send(ChannelHandlerContext ctx, Pending<?> p, ChannelPromise promise) {
         p.id = nextId++;
         if (nextId == 0) {
             nextId = 1;
         }
-        p.deadline = ticker.nanoTime() + options.requestTimeout().toNanos();
         waiting.put(p.id, p);
-        byDeadline.add(p);
         ctx.write(p, promise);
+    }
+
+    /** Sends queued requests while there are free slots (without a flush: the caller flushes). */
+    private void sendQueued(ChannelHandlerContext ctx) {
+        while (waiting.size() < options.maxInFlight() && !queued.isEmpty()) {
+            Pending<?> p = queued.poll();
+            if (p.future.isDone()) {
+                continue; // timed out while queued
+            }
+            ChannelPromise written = ctx.newPromise();
+            written.addListener(f -> {
+                if (!f.isSuccess()) {
+                    p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot send "
+                            + Opcodes.name(p.opcode()) + " to " + peer + ": " + f.cause(), f.cause()));
+                }
+            });
+            send(ctx, p, written);
+            unflushed = true;
+        }
+    }
+
+    /** The read's answers freed slots: what queued requests took them goes out now, in one flush. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (unflushed) {
+            unflushed = false;
+            ctx.flush();
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override
@@ -205,24 +273,31 @@ final class RequestTable extends ChannelDuplexHandler {
                     p.future.completeExceptionally(new MasterException(invalid.status(), Opcodes.name(p.opcode()) + " on "
                             + peer + ": the answer " + invalid.message()));
                 }
+                sendQueued(ctx);
             }
             return;
         }
         Frame frame = (Frame) msg;
         try {
-            if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
-                push(ctx, frame);
-            } else if (frame.requestId() == 0 && frame.status() != Status.OK) {
-                // The master refused the connection (e.g. too many connections): it will close it.
-                failAll(new MasterException(frame.status(), peer + ": " + MasterAnswer.Error.readMessage(frame)));
-            } else {
-                Pending<?> p = waiting.remove(frame.requestId());
-                if (p != null) {
-                    p.answer(frame, peer, codec);
-                }
-            }
+            answered(ctx, frame);
         } finally {
             frame.release();
+        }
+        sendQueued(ctx);
+    }
+
+    /** A frame that is not an invalid one: a push, a refusal of the connection, or an answer. */
+    private void answered(ChannelHandlerContext ctx, Frame frame) {
+        if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
+            push(ctx, frame);
+        } else if (frame.requestId() == 0 && frame.status() != Status.OK) {
+            // The master refused the connection (e.g. too many connections): it will close it.
+            failAll(new MasterException(frame.status(), peer + ": " + MasterAnswer.Error.readMessage(frame)));
+        } else {
+            Pending<?> p = waiting.remove(frame.requestId());
+            if (p != null) {
+                p.answer(frame, peer, codec);
+            }
         }
     }
 
@@ -268,7 +343,9 @@ final class RequestTable extends ChannelDuplexHandler {
 
     private void failAll(MasterException e) {
         List<Pending<?>> all = new ArrayList<>(waiting.values());
+        all.addAll(queued);
         waiting.clear();
+        queued.clear();
         byDeadline.clear();
         for (Pending<?> p : all) {
             p.future.completeExceptionally(e);
@@ -278,5 +355,10 @@ final class RequestTable extends ChannelDuplexHandler {
     /** Requests waiting for their answers (on the event loop). */
     int waiting() {
         return waiting.size();
+    }
+
+    /** Requests waiting for a slot (on the event loop). */
+    int queued() {
+        return queued.size();
     }
 }

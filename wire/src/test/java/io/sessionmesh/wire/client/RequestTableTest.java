@@ -47,7 +47,12 @@ class RequestTableTest {
     private MasterConnection connection;
 
     private EmbeddedChannel channel(int maxInFlight, Duration timeout) {
-        MasterConnectionOptions options = MasterConnectionOptions.builder().maxInFlight(maxInFlight).requestTimeout(timeout).build();
+        return channel(maxInFlight, MasterConnectionOptions.DEFAULT_MAX_QUEUED, timeout);
+    }
+
+    private EmbeddedChannel channel(int maxInFlight, int maxQueued, Duration timeout) {
+        MasterConnectionOptions options = MasterConnectionOptions.builder().maxInFlight(maxInFlight).maxQueued(maxQueued)
+                .requestTimeout(timeout).build();
         InvalidationListener listener = new InvalidationListener() {
             @Override
             public void onInvalidation(MasterConnection connection, int pushId, Invalidation invalidation) {
@@ -80,6 +85,13 @@ class RequestTableTest {
             out.add(f);
         }
         return out;
+    }
+
+    /** The request ids of frames, releasing them. */
+    private static List<Integer> ids(List<Frame> frames) {
+        List<Integer> ids = frames.stream().map(Frame::requestId).toList();
+        frames.forEach(Frame::release);
+        return ids;
     }
 
     /** An answer frame, as a master sends it. */
@@ -123,14 +135,52 @@ class RequestTableTest {
     }
 
     @Test
-    void overMaxInFlight_failsAtOnceWithUnavailable_andSendsNothing() {
-        EmbeddedChannel ch = channel(1, Duration.ofSeconds(5));
+    void overMaxInFlight_waitsInTheQueue_andGoesOutInOrderAsAnswersFreeSlots() {
+        EmbeddedChannel ch = channel(2, Duration.ofSeconds(5));
+        List<CompletableFuture<MasterAnswer.Pong>> pings = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            pings.add(send(ch, new MasterRequest.Ping(new byte[] {(byte) i})));
+        }
+        assertEquals(List.of(1, 2), ids(sent(ch)), "two in flight, the other three wait");
+        assertTrue(pings.stream().noneMatch(CompletableFuture::isDone), "queued, not refused");
+        for (int id = 1; id <= 5; id++) {
+            ch.writeInbound(answer(new MasterAnswer.Pong(id, 0, new byte[] {(byte) id})));
+            assertArrayEquals(new byte[] {(byte) id}, pings.get(id - 1).join().payload());
+            // the answer freed a slot: the next queued request went out, flushed at the end of the read
+            assertEquals(id + 2 <= 5 ? List.of(id + 2) : List.of(), ids(sent(ch)));
+        }
+    }
+
+    @Test
+    void fullQueue_failsAtOnceWithUnavailable_andSendsNothing() {
+        EmbeddedChannel ch = channel(1, 1, Duration.ofSeconds(5));
         send(ch, new MasterRequest.Ping(new byte[] {1}));
-        CompletableFuture<MasterAnswer.Pong> second = send(ch, new MasterRequest.Ping(new byte[] {2}));
-        MasterException e = (MasterException) assertThrows(CompletionException.class, second::join).getCause();
+        CompletableFuture<MasterAnswer.Pong> queued = send(ch, new MasterRequest.Ping(new byte[] {2}));
+        CompletableFuture<MasterAnswer.Pong> third = send(ch, new MasterRequest.Ping(new byte[] {3}));
+        assertFalse(queued.isDone());
+        MasterException e = (MasterException) assertThrows(CompletionException.class, third::join).getCause();
         assertEquals(Status.UNAVAILABLE, e.status());
-        assertTrue(e.getMessage().contains("1 requests already wait"), e.getMessage());
-        assertEquals(1, sent(ch).stream().peek(Frame::release).count());
+        assertTrue(e.getMessage().contains("1 requests already wait for answers from master test and 1 more are queued"),
+                e.getMessage());
+        assertEquals(List.of(1), ids(sent(ch)));
+    }
+
+    @Test
+    void queuedRequest_timesOutFromWhenItWasQueued_andIsNeverSent() {
+        EmbeddedChannel ch = channel(1, Duration.ofMillis(100));
+        CompletableFuture<MasterAnswer.Pong> first = send(ch, new MasterRequest.Ping(new byte[] {1}));
+        CompletableFuture<MasterAnswer.Pong> queued = send(ch, new MasterRequest.Ping(new byte[] {2}));
+        assertEquals(List.of(1), ids(sent(ch)));
+        ch.advanceTimeBy(160, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        assertEquals(Status.TIMEOUT, ((MasterException) assertThrows(CompletionException.class, first::join).getCause()).status());
+        MasterException e = (MasterException) assertThrows(CompletionException.class, queued::join).getCause();
+        assertEquals(Status.TIMEOUT, e.status());
+        assertTrue(e.getMessage().contains("not sent in 100 ms"), e.getMessage());
+        assertEquals(List.of(), ids(sent(ch)), "a request that timed out in the queue is not sent when a slot frees");
+        CompletableFuture<MasterAnswer.Pong> next = send(ch, new MasterRequest.Ping(new byte[] {3}));
+        assertEquals(List.of(2), ids(sent(ch)), "the slot and the queue are free again");
+        assertFalse(next.isDone());
     }
 
     @Test
@@ -198,6 +248,19 @@ class RequestTableTest {
         CompletableFuture<byte[]> schema = send(ch, new MasterRequest.FetchSchema(7));
         ch.close();
         for (CompletableFuture<?> f : List.of(stats, schema)) {
+            assertEquals(Status.UNAVAILABLE, ((MasterException) assertThrows(CompletionException.class, f::join).getCause()).status());
+        }
+        CompletableFuture<MasterAnswer.Pong> after = send(ch, new MasterRequest.Ping(new byte[0]));
+        assertTrue(after.isCompletedExceptionally());
+    }
+
+    @Test
+    void closing_failsQueuedRequestsToo() {
+        EmbeddedChannel ch = channel(1, Duration.ofSeconds(5));
+        CompletableFuture<String> stats = send(ch, new MasterRequest.Stats());
+        CompletableFuture<byte[]> queued = send(ch, new MasterRequest.FetchSchema(7));
+        ch.close();
+        for (CompletableFuture<?> f : List.of(stats, queued)) {
             assertEquals(Status.UNAVAILABLE, ((MasterException) assertThrows(CompletionException.class, f::join).getCause()).status());
         }
         CompletableFuture<MasterAnswer.Pong> after = send(ch, new MasterRequest.Ping(new byte[0]));

@@ -1,0 +1,201 @@
+package io.sessionmesh.sidecar;
+
+import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.server.MasterServer;
+import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics;
+import io.sessionmesh.testing.Await;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The REST API's bounds under abuse, through raw sockets on loopback against a sidecar and a master in this JVM, both
+ * with their defaults: a client that pipelines reads and never reads the answers, and many connections that announce
+ * bodies of {@code max-body} at once.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HttpBoundsIT {
+    static final Pattern ID = Pattern.compile("\"id\":\"([A-Za-z0-9_-]+)\"");
+    /** The size of the value the pipelined reads ask for. */
+    static final int VALUE_BYTES = 48 << 10;
+    /** The default max-outbound. */
+    static final long MAX_OUTBOUND_BYTES = 64L << 20;
+
+    static MasterServer master;
+    static SidecarServer sidecar;
+    static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        master = MasterServer.start(MasterConfig.of(Map.of("port", "0")));
+        sidecar = SidecarServer.start(SidecarConfig.of(Map.of("masters", "127.0.0.1:" + master.address().getPort(),
+                "port", "0", "admin-port", "0", "vnodes", "16")));
+        TestHttp.awaitHealthy(sidecar);
+    }
+
+    @AfterAll
+    static void stop() {
+        sidecar.close();
+        master.close();
+    }
+
+    static String base() {
+        return "http://127.0.0.1:" + sidecar.address().getPort() + "/v1/sessions";
+    }
+
+    static String sessionWithABigSection() throws Exception {
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base())).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        Matcher m = ID.matcher(created.body());
+        assertTrue(m.find(), created.body());
+        String id = m.group(1);
+        byte[] value = new byte[VALUE_BYTES];
+        new Random(1).nextBytes(value);
+        String body = "{\"sections\":{\"big\":{\"set\":{\"v\":\"" + Base64.getEncoder().encodeToString(value) + "\"}}}}";
+        assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(base() + "/" + id)).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        return id;
+    }
+
+    static int get(String id) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + "/" + id + "?sections=big")).timeout(Duration.ofSeconds(2)).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    @Test
+    void clientThatNeverReadsItsAnswers_isNotRead_itsAnswersStayBounded_andOthersAreServed() throws Exception {
+        String id = sessionWithABigSection();
+        assertEquals(200, get(id)); // cached: every read below is answered at once, from the cache
+        SidecarMetrics metrics = sidecar.service().metrics();
+        long readsBefore = metrics.requests(SidecarMetrics.Op.READ);
+        int requests = 6000; // 6,000 answers of 48 KiB: 288 MiB if all were answered into the socket
+        byte[] one = ("GET /v1/sessions/" + id + "?sections=big HTTP/1.1\r\nHost: sidecar\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        try (Socket abuser = new Socket()) {
+            abuser.setReceiveBufferSize(64 << 10);
+            abuser.connect(sidecar.address());
+            Thread writer = new Thread(() -> {
+                try {
+                    OutputStream out = abuser.getOutputStream();
+                    for (int i = 0; i < requests; i++) {
+                        out.write(one);
+                    }
+                    out.flush();
+                } catch (IOException e) {
+                    // the sidecar closed it, or the test did
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            // Until the sidecar stops answering (it no longer reads, or closed the connection).
+            long last = -1;
+            long now = metrics.requests(SidecarMetrics.Op.READ);
+            for (int i = 0; i < 60 && now != last; i++) {
+                Thread.sleep(500);
+                last = now;
+                now = metrics.requests(SidecarMetrics.Op.READ);
+            }
+            long answered = now - readsBefore;
+            long bound = MAX_OUTBOUND_BYTES / VALUE_BYTES + 2L * SidecarConfig.DEFAULT_MAX_PIPELINED;
+            assertTrue(answered <= bound, answered + " of " + requests + " pipelined reads were answered into a socket whose "
+                    + "client reads nothing (" + (answered * VALUE_BYTES >> 20) + " MiB); at most " + bound + " expected");
+            assertEquals(200, get(id), "another connection is served meanwhile");
+        }
+    }
+
+    @Test
+    void manyConnectionsAnnouncingLargeBodies_getTheBudgetOr503_andTheBudgetReturnsToZero() throws Exception {
+        String id = sessionWithABigSection();
+        int maxBody = 32 << 20;
+        long budget = 256L << 20; // the defaults
+        int fit = (int) (budget / maxBody);
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            int refused = 0;
+            String refusal = null;
+            for (int i = 0; i < fit + 4; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), sidecar.address().getPort());
+                s.setSoTimeout(2000);
+                sockets.add(s);
+                // The headers of a PATCH whose body is max-body; the body is never sent.
+                s.getOutputStream().write(("PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + maxBody + "\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                String answer = headOf(s.getInputStream());
+                if (answer != null) {
+                    refused++;
+                    refusal = answer;
+                    assertTrue(answer.startsWith("http/1.1 503"), answer);
+                    assertTrue(answer.contains("retry-after: 1"), answer);
+                    assertTrue(answer.contains("{\"error\":\"unavailable\"") && answer.contains("body-budget"), answer);
+                }
+            }
+            assertEquals(4, refused, "bodies over the budget of " + fit + " x max-body refused; one refusal: " + refusal);
+            assertEquals(budget, stat("body_bytes_reserved"), "bytes reserved: every body that fits, no more");
+            assertEquals(200, get(id), "reads, which have no body, go on");
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+        Await.until("the body budget to return to 0 once the connections closed", Duration.ofSeconds(5),
+                () -> stat("body_bytes_reserved") == 0);
+    }
+
+    /** A figure of the admin endpoint's /admin/stats, or -1 when it has none by that name. */
+    static long stat(String name) throws Exception {
+        String stats = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sidecar.adminAddress().getPort()
+                + "/admin/stats")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(stats);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    /** The head and body of an answer that arrives within the socket's timeout (lower-cased), or null if none does. */
+    static String headOf(InputStream in) throws IOException {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        byte[] buf = new byte[4096];
+        try {
+            int n = in.read(buf);
+            if (n < 0) {
+                return "closed";
+            }
+            got.write(buf, 0, n);
+            Thread.sleep(50);
+            while (in.available() > 0 && (n = in.read(buf)) > 0) {
+                got.write(buf, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            return got.size() == 0 ? null : got.toString(StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return got.toString(StandardCharsets.UTF_8).toLowerCase(java.util.Locale.ROOT);
+    }
+}
