@@ -18,10 +18,15 @@ public final class ClassFilter {
     /**
      * Prefixes of classes that are the building blocks of values, allowed whenever prefixes are set.
      * {@code java.lang.} is narrowed by the deny list (reflection, processes, class loaders).
+     *
+     * <p>{@code java.net.URL} and the {@code java.net.Inet*} addresses are not here: their {@code hashCode}
+     * and {@code equals} resolve host names, so a URL put as a key into a map being decoded makes the reader
+     * look up a name the writer chose (the URLDNS gadget). An application that does store them names them,
+     * for instance {@code allowing("com.example.bank.", "java.net.URL")}.
      */
     public static final List<String> ALWAYS_ALLOWED = List.of(
-            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI", "java.net.URL",
-            "java.net.Inet", "java.sql.Date", "java.sql.Timestamp", "java.sql.Time",
+            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI",
+            "java.sql.Date", "java.sql.Timestamp", "java.sql.Time",
             "com.google.common.collect.");
 
     /**

@@ -52,6 +52,30 @@ class ClassFilterTest {
     }
 
     @Test
+    void check_urlAndInetAddresses_refusedUnlessNamedExplicitly() {
+        // URL.hashCode resolves the host (the URLDNS gadget); InetAddress likewise: not value types to allow by default.
+        ClassFilter filter = ClassFilter.allowing("com.example.");
+        for (String name : List.of("java.net.URL", "java.net.InetAddress", "java.net.Inet4Address",
+                "java.net.Inet6Address", "java.net.InetSocketAddress")) {
+            assertThrows(ClassNotAllowedException.class, () -> filter.check(name), name);
+        }
+        assertDoesNotThrow(() -> filter.check("java.net.URI"));
+        ClassFilter named = ClassFilter.allowing("com.example.", "java.net.URL", "java.net.Inet4Address");
+        assertDoesNotThrow(() -> named.check("java.net.URL"));
+        assertDoesNotThrow(() -> named.check("java.net.Inet4Address"));
+    }
+
+    @Test
+    void decode_valueHoldingAUrl_isRefusedByAFilterThatDoesNotNameIt() throws Exception {
+        AttributeCodec writer = AttributeCodec.builder()
+                .classFilter(ClassFilter.allowing("com.example.", "java.net.URL")).build();
+        AttributeCodec reader = AttributeCodec.builder().classFilter(ClassFilter.allowing("com.example.")).build();
+        byte[] value = writer.encode(new ArrayList<>(List.of(new java.net.URL("http://attacker.example/"))));
+        ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> reader.decode(value));
+        assertEquals("java.net.URL", e.className());
+    }
+
+    @Test
     void allowing_blankPrefix_isRejected() {
         assertThrows(IllegalArgumentException.class, () -> ClassFilter.allowing(" "));
     }
