@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><td>schemas fetched while decoding one value</td><td>{@value #MAX_SCHEMA_FETCHES_PER_VALUE}</td></tr>
  *   <tr><td>refused schemas remembered, so they are not fetched again</td><td>{@value #MAX_REFUSED_SCHEMAS}</td></tr>
  *   <tr><td>decompressed size of one value</td><td>{@link CompressionOptions#maxDecompressedBytes()}</td></tr>
+ *   <tr><td>nesting depth of objects in one value ({@link Builder#maxDepth})</td><td>{@value #DEFAULT_MAX_DEPTH}</td></tr>
+ *   <tr><td>objects in one value ({@link Builder#maxObjects})</td><td>{@value #DEFAULT_MAX_OBJECTS}</td></tr>
  * </table>
  */
 public final class AttributeCodec {
@@ -53,6 +55,22 @@ public final class AttributeCodec {
     public static final int MAX_SCHEMA_FETCHES_PER_VALUE = 64;
     /** Schemas refused for good (unknown or denied class) are remembered up to this count. */
     public static final int MAX_REFUSED_SCHEMAS = 1024;
+    /**
+     * Objects nested deeper than this in one value are refused (the value itself is at depth 1; a list of
+     * maps of records is four levels). one-nio reads nesting by recursion, about 450 bytes of stack a level
+     * before the JIT compiles it (JDK 17, x64: a thread of 1 MiB stack reads about 2,000 levels, of 512 KiB
+     * about 750, then overflows). 500 leaves three quarters of a default 1 MiB stack to the application
+     * frames below the decode, and is still far deeper than session values nest; a value that is a long
+     * hand-made linked chain needs a higher {@link Builder#maxDepth} and a thread stack to match.
+     */
+    public static final int DEFAULT_MAX_DEPTH = 500;
+    /**
+     * A value of more objects than this is refused (every object read counts, strings and boxed numbers
+     * included; nulls and back references do not). A million is some tens of megabytes of heap: far beyond a
+     * session attribute (the median value is about 200 bytes), while an object can be as small as one byte
+     * of the value, so a 16 MiB value could otherwise declare sixteen million of them.
+     */
+    public static final int DEFAULT_MAX_OBJECTS = 1_000_000;
 
     static {
         OneNioRuntime.init();
@@ -62,6 +80,8 @@ public final class AttributeCodec {
     private final ClassFilter filter;
     private final ValueCompressor compressor;
     private final CompressionOptions compression;
+    private final int maxDepth;
+    private final int maxObjects;
     private final SchemaIntake intake;
     private final Map<String, String> formerClassNames;
     private final Map<Long, AttributeDecodeException> refusedSchemas = new ConcurrentHashMap<>();
@@ -90,6 +110,8 @@ public final class AttributeCodec {
         this.filter = builder.filter;
         this.compression = builder.compression;
         this.compressor = new ValueCompressor(builder.compression);
+        this.maxDepth = builder.maxDepth;
+        this.maxObjects = builder.maxObjects;
         this.formerClassNames = SchemaIntake.formerNamesOf(builder.renamedClasses);
         this.intake = new SchemaIntake(filter, formerClassNames);
     }
@@ -172,7 +194,8 @@ public final class AttributeCodec {
     private Object deserialize(byte[] serialized, int from, int size) {
         for (int fetches = 0; ; fetches++) {
             try {
-                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard);
+                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard,
+                        maxDepth, maxObjects);
                 Object result = in.readObject();
                 if (in.available() != 0) {
                     throw new AttributeDecodeException("value has " + in.available() + " bytes left over after the object");
@@ -285,6 +308,16 @@ public final class AttributeCodec {
         return filter;
     }
 
+    /** The deepest nesting of objects a value may have. */
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** The most objects a value may hold. */
+    public int maxObjects() {
+        return maxObjects;
+    }
+
     /** The compression options in force. */
     public CompressionOptions compression() {
         return compression;
@@ -306,6 +339,8 @@ public final class AttributeCodec {
         private SchemaRegistry registry = new InMemorySchemaRegistry();
         private ClassFilter filter = ClassFilter.PERMISSIVE;
         private CompressionOptions compression = CompressionOptions.DEFAULT;
+        private int maxDepth = DEFAULT_MAX_DEPTH;
+        private int maxObjects = DEFAULT_MAX_OBJECTS;
         private final List<Class<?>> renamedClasses = new ArrayList<>();
 
         private Builder() {
@@ -326,6 +361,27 @@ public final class AttributeCodec {
         /** How values are compressed; default {@link CompressionOptions#DEFAULT}. */
         public Builder compression(CompressionOptions compression) {
             this.compression = Objects.requireNonNull(compression, "compression");
+            return this;
+        }
+
+        /**
+         * How deeply objects may nest in one value; default {@link #DEFAULT_MAX_DEPTH}. Raise it only with the
+         * stack of the threads that decode: each level costs a few hundred bytes of stack.
+         */
+        public Builder maxDepth(int maxDepth) {
+            if (maxDepth < 1) {
+                throw new IllegalArgumentException("maxDepth = " + maxDepth + ": expected at least 1");
+            }
+            this.maxDepth = maxDepth;
+            return this;
+        }
+
+        /** How many objects one value may hold; default {@link #DEFAULT_MAX_OBJECTS}. */
+        public Builder maxObjects(int maxObjects) {
+            if (maxObjects < 1) {
+                throw new IllegalArgumentException("maxObjects = " + maxObjects + ": expected at least 1");
+            }
+            this.maxObjects = maxObjects;
             return this;
         }
 
