@@ -23,9 +23,12 @@ public final class ClassFilter {
      * and {@code equals} resolve host names, so a URL put as a key into a map being decoded makes the reader
      * look up a name the writer chose (the URLDNS gadget). An application that does store them names them,
      * for instance {@code allowing("com.example.bank.", "java.net.URL")}.
+     *
+     * <p>{@code java.io.Serializable} is here because fields are declared with it, and a fetched schema's
+     * field types pass the filter too; being an interface, nothing is ever made of that class itself.
      */
     public static final List<String> ALWAYS_ALLOWED = List.of(
-            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI",
+            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI", "java.io.Serializable",
             "java.sql.Date", "java.sql.Timestamp", "java.sql.Time",
             "com.google.common.collect.");
 
