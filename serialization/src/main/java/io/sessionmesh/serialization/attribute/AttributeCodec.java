@@ -116,7 +116,10 @@ public final class AttributeCodec {
         this.intake = new SchemaIntake(filter, formerClassNames);
     }
 
-    /** A builder with the defaults: a local in-memory registry, a permissive filter, default compression. */
+    /**
+     * A builder with the defaults: a local in-memory registry, default compression and limits. There is no
+     * default class filter: {@link Builder#build()} needs one.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -337,7 +340,7 @@ public final class AttributeCodec {
     /** Options of an {@link AttributeCodec}. */
     public static final class Builder {
         private SchemaRegistry registry = new InMemorySchemaRegistry();
-        private ClassFilter filter = ClassFilter.PERMISSIVE;
+        private ClassFilter filter;
         private CompressionOptions compression = CompressionOptions.DEFAULT;
         private int maxDepth = DEFAULT_MAX_DEPTH;
         private int maxObjects = DEFAULT_MAX_OBJECTS;
@@ -352,7 +355,7 @@ public final class AttributeCodec {
             return this;
         }
 
-        /** Which classes may be instantiated when decoding; default {@link ClassFilter#PERMISSIVE}. */
+        /** Which classes may be instantiated when decoding; required, see {@link ClassFilter#allowing}. */
         public Builder classFilter(ClassFilter filter) {
             this.filter = Objects.requireNonNull(filter, "filter");
             return this;
@@ -398,8 +401,17 @@ public final class AttributeCodec {
             return this;
         }
 
-        /** The codec. */
+        /**
+         * The codec.
+         *
+         * @throws IllegalStateException when no class filter was set
+         */
         public AttributeCodec build() {
+            if (filter == null) {
+                throw new IllegalStateException("classFilter is required: name the packages values may be decoded as,"
+                        + " for instance classFilter(ClassFilter.allowing(\"com.example.bank.\")); JDK value types and"
+                        + " collections are always allowed");
+            }
             return new AttributeCodec(this);
         }
     }

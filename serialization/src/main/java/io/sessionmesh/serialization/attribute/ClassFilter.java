@@ -9,10 +9,14 @@ import java.util.Objects;
  * Which classes a client may instantiate when it decodes a value.
  *
  * <p>Two lists, checked by class name before the class is even loaded: a deny list of well-known
- * deserialization gadgets (always applied, whatever is allowed), and the allowed package prefixes. With
- * no allowed prefixes every class outside the deny list is allowed ({@link #PERMISSIVE}); production
- * clients should name their own packages with {@link #allowing(String...)}, which also allows the
- * JDK value types and the collections that attribute values are made of ({@link #ALWAYS_ALLOWED}).
+ * deserialization gadgets (always applied, whatever is allowed), and the allowed package prefixes, which
+ * the application names with {@link #allowing(String...)}, on top of the JDK value types and the
+ * collections that attribute values are made of ({@link #ALWAYS_ALLOWED}).
+ *
+ * <p>There is no filter that allows everything: one-nio runs the {@code readObject}, {@code readExternal},
+ * {@code hashCode} and comparators of the classes a value names, and the end user chooses which session is
+ * read, so every client says which packages its values come from. A class outside them fails that one value
+ * with a {@link ClassNotAllowedException}; the fix is to name its package.
  */
 public final class ClassFilter {
     /**
@@ -58,9 +62,6 @@ public final class ClassFilter {
             "com.alibaba.fastjson.", "ch.qos.logback.core.db.", "com.zaxxer.hikari.", "org.slf4j.",
             "one.nio.");
 
-    /** Allows every class that is not on the deny list. */
-    public static final ClassFilter PERMISSIVE = new ClassFilter(List.of());
-
     private final List<String> allowedPrefixes;
 
     private ClassFilter(List<String> allowedPrefixes) {
@@ -84,7 +85,7 @@ public final class ClassFilter {
         return new ClassFilter(Collections.unmodifiableList(prefixes));
     }
 
-    /** The allowed prefixes; empty for a permissive filter. */
+    /** The allowed prefixes: {@link #ALWAYS_ALLOWED} and the application's. */
     public List<String> allowedPrefixes() {
         return allowedPrefixes;
     }
@@ -103,9 +104,6 @@ public final class ClassFilter {
             if (matches(name, denied)) {
                 throw new ClassNotAllowedException(className, "it matches the always-denied entry '" + denied + "'");
             }
-        }
-        if (allowedPrefixes.isEmpty()) {
-            return;
         }
         for (String allowed : allowedPrefixes) {
             if (matches(name, allowed)) {
@@ -149,7 +147,6 @@ public final class ClassFilter {
 
     @Override
     public String toString() {
-        return allowedPrefixes.isEmpty() ? "ClassFilter[permissive, deny " + ALWAYS_DENIED.size() + " gadget prefixes]"
-                : "ClassFilter[allow " + allowedPrefixes + ", deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
+        return "ClassFilter[allow " + allowedPrefixes + ", deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
     }
 }
