@@ -39,7 +39,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><td>requestTimeout</td><td>3 s (above the sidecar's 2 s master timeout, so its 504 arrives first)</td></tr>
  *   <tr><td>poolSize</td><td>{@value #DEFAULT_POOL_SIZE} keep-alive connections</td></tr>
  *   <tr><td>maxAnswerBytes</td><td>64 MiB</td></tr>
- *   <tr><td>classFilter</td><td>{@link ClassFilter#PERMISSIVE} (name your packages in production)</td></tr>
+ *   <tr><td>classFilter</td><td>none: required, {@link ClassFilter#allowing} your packages</td></tr>
+ *   <tr><td>maxDepth</td><td>{@value AttributeCodec#DEFAULT_MAX_DEPTH} levels of nested objects in one value</td></tr>
+ *   <tr><td>maxObjects</td><td>{@value AttributeCodec#DEFAULT_MAX_OBJECTS} objects in one value</td></tr>
  *   <tr><td>saveMode</td><td>{@link SaveMode#ON_SET_OR_READ}</td></tr>
  *   <tr><td>compression</td><td>{@link CompressionOptions#DEFAULT} (LZ4 from 512 B when it saves 10%)</td></tr>
  * </table>
@@ -64,6 +66,8 @@ public final class SessionMeshClient implements AutoCloseable {
         AttributeCodec.Builder codecBuilder = AttributeCodec.builder()
                 .schemaRegistry(new SidecarSchemaRegistry(api))
                 .classFilter(b.classFilter)
+                .maxDepth(b.maxDepth)
+                .maxObjects(b.maxObjects)
                 .compression(b.compression);
         if (b.renamedClasses.length > 0) {
             codecBuilder.registerClasses(b.renamedClasses);
@@ -170,7 +174,9 @@ public final class SessionMeshClient implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int poolSize = DEFAULT_POOL_SIZE;
         private int maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
-        private ClassFilter classFilter = ClassFilter.PERMISSIVE;
+        private ClassFilter classFilter;
+        private int maxDepth = AttributeCodec.DEFAULT_MAX_DEPTH;
+        private int maxObjects = AttributeCodec.DEFAULT_MAX_OBJECTS;
         private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
         private CompressionOptions compression = CompressionOptions.DEFAULT;
         private ClientMetrics metrics = ClientMetrics.NONE;
@@ -207,9 +213,24 @@ public final class SessionMeshClient implements AutoCloseable {
             return this;
         }
 
-        /** Which classes values may be decoded as; see {@link ClassFilter}. */
+        /**
+         * Which classes values may be decoded as: required, for instance
+         * {@code ClassFilter.allowing("com.example.bank.")}; see {@link ClassFilter}.
+         */
         public Builder classFilter(ClassFilter filter) {
             this.classFilter = Objects.requireNonNull(filter, "classFilter");
+            return this;
+        }
+
+        /** How deeply objects may nest in one value; see {@link AttributeCodec#DEFAULT_MAX_DEPTH}. */
+        public Builder maxDepth(int n) {
+            this.maxDepth = n;
+            return this;
+        }
+
+        /** How many objects one value may hold; see {@link AttributeCodec#DEFAULT_MAX_OBJECTS}. */
+        public Builder maxObjects(int n) {
+            this.maxObjects = n;
             return this;
         }
 
@@ -252,6 +273,17 @@ public final class SessionMeshClient implements AutoCloseable {
             if (maxAnswerBytes < 1024) {
                 throw new IllegalArgumentException("maxAnswerBytes = " + maxAnswerBytes + ": expected at least 1024");
             }
+            if (classFilter == null) {
+                throw new IllegalStateException("classFilter is required: name the packages session values may be"
+                        + " decoded as, for instance .classFilter(ClassFilter.allowing(\"com.example.bank.\"))"
+                        + " (JDK value types and collections are always allowed)");
+            }
+            if (maxDepth < 1) {
+                throw new IllegalArgumentException("maxDepth = " + maxDepth + ": expected at least 1");
+            }
+            if (maxObjects < 1) {
+                throw new IllegalArgumentException("maxObjects = " + maxObjects + ": expected at least 1");
+            }
             return new SessionMeshClient(this);
         }
 
@@ -269,6 +301,8 @@ public final class SessionMeshClient implements AutoCloseable {
             b.poolSize = poolSize;
             b.maxAnswerBytes = maxAnswerBytes;
             b.classFilter = classFilter;
+            b.maxDepth = maxDepth;
+            b.maxObjects = maxObjects;
             b.saveMode = saveMode;
             b.compression = compression;
             b.metrics = metrics;

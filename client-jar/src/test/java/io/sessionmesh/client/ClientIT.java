@@ -2,6 +2,7 @@ package io.sessionmesh.client;
 
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.serialization.attribute.AttributeDecodeException;
+import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.serialization.attribute.UnknownClassException;
 import io.sessionmesh.wire.transport.SectionDelta;
 
@@ -39,6 +40,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The client's promises against a real master and sidecar (processes on loopback). */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientIT {
+    /**
+     * The classes these tests store live here (JDK types are always allowed); "secret." is allowed but absent from
+     * this JVM, so that a value of it fails as an unknown class rather than a refused one.
+     */
+    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowing("io.sessionmesh.client.", "secret.");
     static ServerProcess master;
     static ServerProcess sidecar;
     static URI sidecarUri;
@@ -52,7 +58,7 @@ class ClientIT {
                 "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
                 "--admin-port", "0", "--vnodes", "256"));
         sidecarUri = URI.create("http://127.0.0.1:" + sidecar.port());
-        client = SessionMeshClient.builder().sidecar(sidecarUri).build();
+        client = SessionMeshClient.builder().sidecar(sidecarUri).classFilter(THIS_PACKAGE).build();
         sidecar.awaitHealthy();
     }
 
@@ -96,7 +102,7 @@ class ClientIT {
 
     @Test
     void jsonTransport_sameSessionsAsBinary_andTypedErrors() {
-        try (SessionMeshClient json = SessionMeshClient.builder().sidecar(sidecarUri).transport(TransportForm.JSON).build()) {
+        try (SessionMeshClient json = SessionMeshClient.builder().sidecar(sidecarUri).classFilter(THIS_PACKAGE).transport(TransportForm.JSON).build()) {
             Session s = json.createSession();
             s.section("cart").setAttribute("items", List.of("a", "b"));
             s.section("cart").setAttribute("note", text(300, 5));
@@ -132,7 +138,7 @@ class ClientIT {
                 saves.add(new long[] {sections, deltaBytes, wholeSectionBytes});
             }
         };
-        try (SessionMeshClient counted = SessionMeshClient.builder().sidecar(sidecarUri).metrics(recorder).build()) {
+        try (SessionMeshClient counted = SessionMeshClient.builder().sidecar(sidecarUri).classFilter(THIS_PACKAGE).metrics(recorder).build()) {
             Session s = counted.createSession();
             for (int i = 0; i < 4; i++) {
                 s.section("profile").setAttribute("a" + i, text(500, i));
@@ -172,7 +178,7 @@ class ClientIT {
         assertEquals(List.of("items"), new ArrayList<>(sent.get(0).set().keySet()), "only the changed value is sent");
         assertEquals(List.of("apple", "pear"), client.getSession(s.id(), "cart").section("cart").getAttribute("items"));
 
-        try (SessionMeshClient onSet = SessionMeshClient.builder().sidecar(sidecarUri).saveMode(SaveMode.ON_SET).build()) {
+        try (SessionMeshClient onSet = SessionMeshClient.builder().sidecar(sidecarUri).classFilter(THIS_PACKAGE).saveMode(SaveMode.ON_SET).build()) {
             Session view = onSet.getSession(s.id(), "cart");
             @SuppressWarnings("unchecked")
             List<String> list = view.section("cart").getAttribute("items", List.class);
@@ -249,7 +255,7 @@ class ClientIT {
         assertThrows(SessionNotFoundException.class, () -> client.getSession(s.id(), "s"));
         assertThrows(IllegalStateException.class, s::save);
         try (SessionMeshClient nowhere = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:1"))
-                .connectTimeout(Duration.ofMillis(200)).build()) {
+                .classFilter(THIS_PACKAGE).connectTimeout(Duration.ofMillis(200)).build()) {
             assertThrows(SidecarUnavailableException.class, nowhere::createSession);
         }
         Session big = client.createSession();
@@ -310,7 +316,8 @@ class ClientIT {
                 "import io.sessionmesh.client.*;",
                 "public class Tool {",
                 "  public static void main(String[] a) throws Exception {",
-                "    try (SessionMeshClient c = SessionMeshClient.builder().sidecar(java.net.URI.create(a[1])).build()) {",
+                "    try (SessionMeshClient c = SessionMeshClient.builder().sidecar(java.net.URI.create(a[1]))",
+                "        .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing(\"secret.\")).build()) {",
                 "      Session s = c.getSession(a[2], \"s\");",
                 "      if (a[0].equals(\"write\")) {",
                 "        s.section(\"s\").setAttribute(\"secret\", new Secret(\"classified\", 42));",

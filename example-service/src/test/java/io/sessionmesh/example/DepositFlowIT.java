@@ -2,6 +2,7 @@ package io.sessionmesh.example;
 
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.testing.ServerProcess;
 
 import org.junit.jupiter.api.AfterAll;
@@ -103,7 +104,8 @@ class DepositFlowIT {
         assertTrue(sessionCookie.contains("; HttpOnly") && sessionCookie.contains("; Secure")
                 && sessionCookie.contains("; SameSite=Lax") && sessionCookie.contains("; Path=/"), sessionCookie);
 
-        try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port())).build()) {
+        try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .classFilter(ClassFilter.allowing("io.sessionmesh.example.")).build()) {
             Session seeded = direct.getSession(id, SessionSeed.SECTION_NAMES.toArray(String[]::new));
             for (String name : SessionSeed.SECTION_NAMES) {
                 assertEquals(SessionSeed.ATTRIBUTES_PER_SECTION, seeded.section(name).attributeNames().size(), name);

@@ -90,7 +90,7 @@ public class ClientBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         URI uri = URI.create(sidecar);
-        sessions = SessionMeshClient.builder().sidecar(uri).build();
+        sessions = SessionMeshClient.builder().sidecar(uri).classFilter(OneNioValues.CLASS_FILTER).build();
         ids = preload(sessions, SESSIONS);
         reader = client.open(uri, sessions);
         for (String id : ids) {

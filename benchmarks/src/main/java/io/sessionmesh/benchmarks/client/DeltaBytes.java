@@ -61,7 +61,7 @@ public final class DeltaBytes {
         Path out = flags.path("out", null);
         flags.checkAllUsed();
         Result r;
-        try (SessionMeshClient client = SessionMeshClient.builder().sidecar(sidecar).build()) {
+        try (SessionMeshClient client = SessionMeshClient.builder().sidecar(sidecar).classFilter(OneNioValues.CLASS_FILTER).build()) {
             r = measure(client);
         }
         System.out.printf(Locale.ROOT, "delta save: %d bytes; resending the section: %d bytes; ratio %.3f%n", r.delta(),
@@ -88,7 +88,7 @@ public final class DeltaBytes {
         view.save();
         long delta = client.bytesSent() - before;
         // The same change sent as the whole section (what a save of whole sections would send).
-        AttributeCodec codec = AttributeCodec.builder().build();
+        AttributeCodec codec = AttributeCodec.builder().classFilter(OneNioValues.CLASS_FILTER).build();
         Map<String, byte[]> all = new LinkedHashMap<>();
         for (int i = 0; i < ATTRIBUTES; i++) {
             all.put(SessionShape.attribute(i), codec.encode(i == CHANGED ? changed : values[i]));

@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.load;
 
+import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.client.Section;
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
@@ -54,7 +55,7 @@ final class SessionMeshStore implements StoreUnderTest {
             for (int s = 0; s < WorkloadModel.SERVICES; s++) {
                 for (int h = 0; h < hosts; h++) {
                     clients.add(SessionMeshClient.builder().sidecar(sidecars.get(h)).transport(form)
-                            .requestTimeout(Duration.ofSeconds(30)).poolSize(256).build());
+                            .classFilter(OneNioValues.CLASS_FILTER).requestTimeout(Duration.ofSeconds(30)).poolSize(256).build());
                 }
             }
             awaitMasters();

@@ -115,7 +115,7 @@ public final class MasterVsRedis {
 
     /** Three client records of different sizes whose codec form (LZ4) is about 1 KB each. */
     public static byte[][] sectionValues() {
-        AttributeCodec codec = AttributeCodec.builder().build();
+        AttributeCodec codec = AttributeCodec.builder().classFilter(OneNioValues.CLASS_FILTER).build();
         byte[][] values = new byte[3][];
         int target = 1500;
         for (int i = 0; i < 3; i++) {

@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.serialization;
 
+import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 
@@ -108,8 +109,9 @@ public enum Contender {
             .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
             .activateDefaultTyping(LaissezFaireSubTypeValidator.instance, ObjectMapper.DefaultTyping.NON_FINAL,
                     JsonTypeInfo.As.PROPERTY);
-    static final AttributeCodec CODEC = AttributeCodec.builder().build();
-    static final AttributeCodec UNCOMPRESSED = AttributeCodec.builder().compression(CompressionOptions.NONE).build();
+    static final AttributeCodec CODEC = AttributeCodec.builder().classFilter(OneNioValues.CLASS_FILTER).build();
+    static final AttributeCodec UNCOMPRESSED = AttributeCodec.builder().classFilter(OneNioValues.CLASS_FILTER)
+            .compression(CompressionOptions.NONE).build();
 
     abstract byte[] write(Object value) throws Exception;
 

@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.workload;
 
+import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.workload.ValuePool;
 import io.sessionmesh.workload.WorkloadValues;
 
@@ -14,6 +15,8 @@ import java.util.random.RandomGenerator;
  * attribute codec writes: the values every benchmark and load generator here uses (RESULTS.md 1.2 gives their bytes).
  */
 public final class OneNioValues {
+    /** The packages of the values the benchmarks store: what their clients may decode. */
+    public static final ClassFilter CLASS_FILTER = ClassFilter.allowing("io.sessionmesh.workload.", "io.sessionmesh.benchmarks.");
     /** Client records grown to one-nio plain-mode sizes. */
     public static final WorkloadValues VALUES = new WorkloadValues(OneNioValues::size);
 

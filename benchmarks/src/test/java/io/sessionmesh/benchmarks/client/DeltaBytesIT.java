@@ -1,6 +1,7 @@
 package io.sessionmesh.benchmarks.client;
 
 import io.sessionmesh.benchmarks.load.ServerProcesses;
+import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.client.SessionMeshClient;
 
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class DeltaBytesIT {
             int[] sidecar = servers.sidecar(Path.of(System.getProperty("sidecar.jar")), master);
             ServerProcesses.awaitMaster(sidecar[1]);
             try (SessionMeshClient client = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar[0]))
-                    .build()) {
+                    .classFilter(OneNioValues.CLASS_FILTER).build()) {
                 DeltaBytes.Result r = DeltaBytes.measure(client);
                 assertTrue(r.delta() > 0 && r.delta() < r.wholeSection(), r.json());
                 assertTrue(r.ratio() <= MAX_RATIO, r.json());

@@ -4,7 +4,11 @@ import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.serialization.attribute.SchemaRegistry;
 import io.sessionmesh.serialization.attribute.SchemaRegistryException;
 
-/** The schema registry of the serialization module, reached through the sidecar (which keeps it on the masters). */
+/**
+ * The schema registry of the serialization module, reached through the sidecar (which keeps it on the masters).
+ * What it fetches is not trusted: the codec recomputes each schema's uid from its bytes and checks every class it
+ * names against the client's filter before one-nio sees it (see the serialization module's SchemaIntake).
+ */
 public final class SidecarSchemaRegistry implements SchemaRegistry {
     private final SidecarApi api;
 

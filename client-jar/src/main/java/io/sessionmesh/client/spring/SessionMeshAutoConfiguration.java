@@ -22,6 +22,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * The Spring Boot integration: with the client jar on the class path and {@code sessionmesh.sidecar-uri} set (or
  * the default, the sidecar on this host), a {@link SessionMeshClient}, a {@link CurrentSession} for controllers, the
  * {@code @SessionSections} interceptor and the save advice; Micrometer metrics when a {@link MeterRegistry} exists.
+ * {@code sessionmesh.allowed-packages} is required: without it the application fails to start.
  */
 @AutoConfiguration
 @ConditionalOnClass(SessionMeshClient.class)
@@ -31,14 +32,18 @@ public class SessionMeshAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public SessionMeshClient sessionMeshClient(SessionMeshProperties p, ObjectProvider<ClientMetrics> metrics) {
+        if (p.getAllowedPackages() == null || p.getAllowedPackages().isEmpty()) {
+            throw new IllegalStateException("sessionmesh.allowed-packages is required: the packages whose classes"
+                    + " session values may be decoded as, for instance sessionmesh.allowed-packages=com.example.bank."
+                    + " (comma-separated; JDK value types and collections are always allowed)");
+        }
         return SessionMeshClient.builder()
                 .sidecar(p.getSidecarUri())
                 .connectTimeout(p.getConnectTimeout())
                 .requestTimeout(p.getRequestTimeout())
                 .poolSize(p.getPoolSize())
                 .saveMode(p.getSaveMode())
-                .classFilter(p.getAllowedPackages().isEmpty() ? ClassFilter.PERMISSIVE
-                        : ClassFilter.allowing(p.getAllowedPackages().toArray(new String[0])))
+                .classFilter(ClassFilter.allowing(p.getAllowedPackages().toArray(new String[0])))
                 .metrics(metrics.getIfAvailable(() -> ClientMetrics.NONE))
                 .build();
     }

@@ -27,7 +27,11 @@ public class SessionMeshProperties {
     private Duration requestTimeout = SessionMeshClient.DEFAULT_REQUEST_TIMEOUT;
     private int poolSize = SessionMeshClient.DEFAULT_POOL_SIZE;
     private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
-    /** Packages whose classes attribute values may be decoded as (empty: any class but known gadgets). */
+    /**
+     * Packages (ending with '.') or classes that attribute values may be decoded as, beside the JDK value types and
+     * collections ({@link io.sessionmesh.serialization.attribute.ClassFilter#ALWAYS_ALLOWED}). Required: the
+     * application does not start without it.
+     */
     private List<String> allowedPackages = new ArrayList<>();
     /** The request header that carries the session id between services. */
     private String sessionHeader = "X-Session-Id";

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The auto-configuration's beans and properties, without a network (the client connects lazily). */
 class SessionMeshAutoConfigurationTest {
     final WebApplicationContextRunner web = new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
+            .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.");
 
     @Test
     void webApp_getsClientCurrentSessionInterceptorAndAdvices() {
@@ -33,9 +34,12 @@ class SessionMeshAutoConfigurationTest {
 
     @Test
     void nonWebApp_getsTheClientOnly() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class)).run(ctx -> {
-            assertThat(ctx).hasSingleBean(SessionMeshClient.class).doesNotHaveBean(SessionSectionsInterceptor.class);
-        });
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
+                .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.,com.example.common.").run(ctx -> {
+                    assertThat(ctx).hasSingleBean(SessionMeshClient.class).doesNotHaveBean(SessionSectionsInterceptor.class);
+                    assertThat(ctx.getBean(SessionMeshClient.class).toString())
+                            .contains("com.example.bank.", "com.example.common.");
+                });
     }
 
     @Test
@@ -65,6 +69,17 @@ class SessionMeshAutoConfigurationTest {
         });
         web.withPropertyValues("sessionmesh.cookie-same-site=Strict", "sessionmesh.cookie-secure=false")
                 .run(ctx -> assertThat(ctx).hasNotFailed());
+    }
+
+    @Test
+    void withoutAllowedPackages_theContextFailsToStart_namingThePropertyWithAnExample() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
+                .run(ctx -> {
+                    assertThat(ctx).hasFailed();
+                    assertThat(ctx.getStartupFailure()).rootCause()
+                            .hasMessageContaining("sessionmesh.allowed-packages")
+                            .hasMessageContaining("sessionmesh.allowed-packages=com.example.bank.");
+                });
     }
 
     @Test

@@ -55,6 +55,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><td>schemas fetched while decoding one value</td><td>{@value #MAX_SCHEMA_FETCHES_PER_VALUE}</td></tr>
  *   <tr><td>refused schemas remembered, so they are not fetched again</td><td>{@value #MAX_REFUSED_SCHEMAS}</td></tr>
  *   <tr><td>decompressed size of one value</td><td>{@link CompressionOptions#maxDecompressedBytes()}</td></tr>
+ *   <tr><td>nesting depth of objects in one value ({@link Builder#maxDepth})</td><td>{@value #DEFAULT_MAX_DEPTH}</td></tr>
+ *   <tr><td>objects in one value ({@link Builder#maxObjects})</td><td>{@value #DEFAULT_MAX_OBJECTS}</td></tr>
  * </table>
  */
 public final class AttributeCodec {
@@ -62,6 +64,22 @@ public final class AttributeCodec {
     public static final int MAX_SCHEMA_FETCHES_PER_VALUE = 64;
     /** Schemas refused for good (unknown or denied class) are remembered up to this count. */
     public static final int MAX_REFUSED_SCHEMAS = 1024;
+    /**
+     * Objects nested deeper than this in one value are refused (the value itself is at depth 1; a list of
+     * maps of records is four levels). one-nio reads nesting by recursion, about 450 bytes of stack a level
+     * before the JIT compiles it (JDK 17, x64: a thread of 1 MiB stack reads about 2,000 levels, of 512 KiB
+     * about 750, then overflows). 500 leaves three quarters of a default 1 MiB stack to the application
+     * frames below the decode, and is still far deeper than session values nest; a value that is a long
+     * hand-made linked chain needs a higher {@link Builder#maxDepth} and a thread stack to match.
+     */
+    public static final int DEFAULT_MAX_DEPTH = 500;
+    /**
+     * A value of more objects than this is refused (every object read counts, strings and boxed numbers
+     * included; nulls and back references do not). A million is some tens of megabytes of heap: far beyond a
+     * session attribute (the median value is about 200 bytes), while an object can be as small as one byte
+     * of the value, so a 16 MiB value could otherwise declare sixteen million of them.
+     */
+    public static final int DEFAULT_MAX_OBJECTS = 1_000_000;
 
     /** The baseline of a value this JVM could not serialize: no serialization is empty, so it equals none. */
     private static final byte[] UNENCODABLE_BASELINE = new byte[0];
@@ -74,6 +92,8 @@ public final class AttributeCodec {
     private final ClassFilter filter;
     private final ValueCompressor compressor;
     private final CompressionOptions compression;
+    private final int maxDepth;
+    private final int maxObjects;
     private final SchemaIntake intake;
     private final Map<String, String> formerClassNames;
     private final Map<Long, AttributeDecodeException> refusedSchemas = new ConcurrentHashMap<>();
@@ -114,11 +134,16 @@ public final class AttributeCodec {
         this.filter = builder.filter;
         this.compression = builder.compression;
         this.compressor = new ValueCompressor(builder.compression);
+        this.maxDepth = builder.maxDepth;
+        this.maxObjects = builder.maxObjects;
         this.formerClassNames = SchemaIntake.formerNamesOf(builder.renamedClasses);
         this.intake = new SchemaIntake(filter, formerClassNames);
     }
 
-    /** A builder with the defaults: a local in-memory registry, a permissive filter, default compression. */
+    /**
+     * A builder with the defaults: a local in-memory registry, default compression and limits. There is no
+     * default class filter: {@link Builder#build()} needs one.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -257,7 +282,8 @@ public final class AttributeCodec {
     private Read deserialize(byte[] serialized, int from, int size, GuardedDeserializeStream.SchemaCheck check) {
         for (int fetches = 0; ; fetches++) {
             try {
-                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard, check);
+                GuardedDeserializeStream in = new GuardedDeserializeStream(serialized, from, size, guard,
+                        maxDepth, maxObjects, check);
                 Object result = in.readObject();
                 if (in.available() != 0) {
                     throw new AttributeDecodeException("value has " + in.available() + " bytes left over after the object");
@@ -390,6 +416,16 @@ public final class AttributeCodec {
         return filter;
     }
 
+    /** The deepest nesting of objects a value may have. */
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** The most objects a value may hold. */
+    public int maxObjects() {
+        return maxObjects;
+    }
+
     /** The compression options in force. */
     public CompressionOptions compression() {
         return compression;
@@ -413,8 +449,10 @@ public final class AttributeCodec {
     /** Options of an {@link AttributeCodec}. */
     public static final class Builder {
         private SchemaRegistry registry = new InMemorySchemaRegistry();
-        private ClassFilter filter = ClassFilter.PERMISSIVE;
+        private ClassFilter filter;
         private CompressionOptions compression = CompressionOptions.DEFAULT;
+        private int maxDepth = DEFAULT_MAX_DEPTH;
+        private int maxObjects = DEFAULT_MAX_OBJECTS;
         private final List<Class<?>> renamedClasses = new ArrayList<>();
 
         private Builder() {
@@ -426,7 +464,7 @@ public final class AttributeCodec {
             return this;
         }
 
-        /** Which classes may be instantiated when decoding; default {@link ClassFilter#PERMISSIVE}. */
+        /** Which classes may be instantiated when decoding; required, see {@link ClassFilter#allowing}. */
         public Builder classFilter(ClassFilter filter) {
             this.filter = Objects.requireNonNull(filter, "filter");
             return this;
@@ -435,6 +473,27 @@ public final class AttributeCodec {
         /** How values are compressed; default {@link CompressionOptions#DEFAULT}. */
         public Builder compression(CompressionOptions compression) {
             this.compression = Objects.requireNonNull(compression, "compression");
+            return this;
+        }
+
+        /**
+         * How deeply objects may nest in one value; default {@link #DEFAULT_MAX_DEPTH}. Raise it only with the
+         * stack of the threads that decode: each level costs a few hundred bytes of stack.
+         */
+        public Builder maxDepth(int maxDepth) {
+            if (maxDepth < 1) {
+                throw new IllegalArgumentException("maxDepth = " + maxDepth + ": expected at least 1");
+            }
+            this.maxDepth = maxDepth;
+            return this;
+        }
+
+        /** How many objects one value may hold; default {@link #DEFAULT_MAX_OBJECTS}. */
+        public Builder maxObjects(int maxObjects) {
+            if (maxObjects < 1) {
+                throw new IllegalArgumentException("maxObjects = " + maxObjects + ": expected at least 1");
+            }
+            this.maxObjects = maxObjects;
             return this;
         }
 
@@ -451,8 +510,17 @@ public final class AttributeCodec {
             return this;
         }
 
-        /** The codec. */
+        /**
+         * The codec.
+         *
+         * @throws IllegalStateException when no class filter was set
+         */
         public AttributeCodec build() {
+            if (filter == null) {
+                throw new IllegalStateException("classFilter is required: name the packages values may be decoded as,"
+                        + " for instance classFilter(ClassFilter.allowing(\"com.example.bank.\")); JDK value types and"
+                        + " collections are always allowed");
+            }
             return new AttributeCodec(this);
         }
     }

@@ -9,19 +9,31 @@ import java.util.Objects;
  * Which classes a client may instantiate when it decodes a value.
  *
  * <p>Two lists, checked by class name before the class is even loaded: a deny list of well-known
- * deserialization gadgets (always applied, whatever is allowed), and the allowed package prefixes. With
- * no allowed prefixes every class outside the deny list is allowed ({@link #PERMISSIVE}); production
- * clients should name their own packages with {@link #allowing(String...)}, which also allows the
- * JDK value types and the collections that attribute values are made of ({@link #ALWAYS_ALLOWED}).
+ * deserialization gadgets (always applied, whatever is allowed), and the allowed package prefixes, which
+ * the application names with {@link #allowing(String...)}, on top of the JDK value types and the
+ * collections that attribute values are made of ({@link #ALWAYS_ALLOWED}).
+ *
+ * <p>There is no filter that allows everything: one-nio runs the {@code readObject}, {@code readExternal},
+ * {@code hashCode} and comparators of the classes a value names, and the end user chooses which session is
+ * read, so every client says which packages its values come from. A class outside them fails that one value
+ * with a {@link ClassNotAllowedException}; the fix is to name its package.
  */
 public final class ClassFilter {
     /**
      * Prefixes of classes that are the building blocks of values, allowed whenever prefixes are set.
      * {@code java.lang.} is narrowed by the deny list (reflection, processes, class loaders).
+     *
+     * <p>{@code java.net.URL} and the {@code java.net.Inet*} addresses are not here: their {@code hashCode}
+     * and {@code equals} resolve host names, so a URL put as a key into a map being decoded makes the reader
+     * look up a name the writer chose (the URLDNS gadget). An application that does store them names them,
+     * for instance {@code allowing("com.example.bank.", "java.net.URL")}.
+     *
+     * <p>{@code java.io.Serializable} is here because fields are declared with it, and a fetched schema's
+     * field types pass the filter too; being an interface, nothing is ever made of that class itself.
      */
     public static final List<String> ALWAYS_ALLOWED = List.of(
-            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI", "java.net.URL",
-            "java.net.Inet", "java.sql.Date", "java.sql.Timestamp", "java.sql.Time",
+            "java.lang.", "java.util.", "java.time.", "java.math.", "java.net.URI", "java.io.Serializable",
+            "java.sql.Date", "java.sql.Timestamp", "java.sql.Time",
             "com.google.common.collect.");
 
     /**
@@ -50,9 +62,6 @@ public final class ClassFilter {
             "com.alibaba.fastjson.", "ch.qos.logback.core.db.", "com.zaxxer.hikari.", "org.slf4j.",
             "one.nio.");
 
-    /** Allows every class that is not on the deny list. */
-    public static final ClassFilter PERMISSIVE = new ClassFilter(List.of());
-
     private final List<String> allowedPrefixes;
 
     private ClassFilter(List<String> allowedPrefixes) {
@@ -76,7 +85,7 @@ public final class ClassFilter {
         return new ClassFilter(Collections.unmodifiableList(prefixes));
     }
 
-    /** The allowed prefixes; empty for a permissive filter. */
+    /** The allowed prefixes: {@link #ALWAYS_ALLOWED} and the application's. */
     public List<String> allowedPrefixes() {
         return allowedPrefixes;
     }
@@ -95,9 +104,6 @@ public final class ClassFilter {
             if (matches(name, denied)) {
                 throw new ClassNotAllowedException(className, "it matches the always-denied entry '" + denied + "'");
             }
-        }
-        if (allowedPrefixes.isEmpty()) {
-            return;
         }
         for (String allowed : allowedPrefixes) {
             if (matches(name, allowed)) {
@@ -141,7 +147,6 @@ public final class ClassFilter {
 
     @Override
     public String toString() {
-        return allowedPrefixes.isEmpty() ? "ClassFilter[permissive, deny " + ALWAYS_DENIED.size() + " gadget prefixes]"
-                : "ClassFilter[allow " + allowedPrefixes + ", deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
+        return "ClassFilter[allow " + allowedPrefixes + ", deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
     }
 }

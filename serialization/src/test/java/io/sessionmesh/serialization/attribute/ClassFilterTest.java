@@ -17,8 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ClassFilterTest {
 
+    /** A filter allowing the packages the gadgets live in: the deny list still wins. */
+    private static final ClassFilter WIDE = ClassFilter.allowing("org.", "com.", "java.", "javax.");
+    /** The package of the classes these tests encode. */
+    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowing("io.sessionmesh.serialization.attribute.");
+
     @Test
-    void check_gadgetClasses_alwaysDenied_evenByPermissiveFilter() {
+    void check_gadgetClasses_alwaysDenied_evenWhenTheirPackagesAreAllowed() {
         for (String gadget : List.of("org.apache.commons.collections.functors.InvokerTransformer",
                 "org.apache.commons.collections4.functors.ChainedTransformer",
                 "com.sun.org.apache.xalan.internal.xsltc.trax.TemplatesImpl", "org.codehaus.groovy.runtime.MethodClosure",
@@ -26,7 +31,7 @@ class ClassFilterTest {
                 "java.lang.reflect.Proxy", "com.sun.rowset.JdbcRowSetImpl", "java.util.PriorityQueue",
                 "[Lorg.apache.commons.collections.functors.InvokerTransformer;")) {
             ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-                    () -> ClassFilter.PERMISSIVE.check(gadget), gadget);
+                    () -> WIDE.check(gadget), gadget);
             assertEquals(gadget, e.className());
             assertTrue(e.getMessage().contains(gadget), e.getMessage());
         }
@@ -34,9 +39,9 @@ class ClassFilterTest {
 
     @Test
     void check_exactEntry_doesNotDenyClassesThatOnlyShareAPrefix() {
-        assertDoesNotThrow(() -> ClassFilter.PERMISSIVE.check("java.lang.ClassCastException"));
-        assertDoesNotThrow(() -> ClassFilter.PERMISSIVE.check("java.lang.Character"));
-        assertThrows(ClassNotAllowedException.class, () -> ClassFilter.PERMISSIVE.check("java.lang.Class"));
+        assertDoesNotThrow(() -> ClassFilter.allowing("com.example.").check("java.lang.ClassCastException"));
+        assertDoesNotThrow(() -> ClassFilter.allowing("com.example.").check("java.lang.Character"));
+        assertThrows(ClassNotAllowedException.class, () -> ClassFilter.allowing("com.example.").check("java.lang.Class"));
     }
 
     @Test
@@ -52,13 +57,43 @@ class ClassFilterTest {
     }
 
     @Test
+    void check_urlAndInetAddresses_refusedUnlessNamedExplicitly() {
+        // URL.hashCode resolves the host (the URLDNS gadget); InetAddress likewise: not value types to allow by default.
+        ClassFilter filter = ClassFilter.allowing("com.example.");
+        for (String name : List.of("java.net.URL", "java.net.InetAddress", "java.net.Inet4Address",
+                "java.net.Inet6Address", "java.net.InetSocketAddress")) {
+            assertThrows(ClassNotAllowedException.class, () -> filter.check(name), name);
+        }
+        assertDoesNotThrow(() -> filter.check("java.net.URI"));
+        ClassFilter named = ClassFilter.allowing("com.example.", "java.net.URL", "java.net.Inet4Address");
+        assertDoesNotThrow(() -> named.check("java.net.URL"));
+        assertDoesNotThrow(() -> named.check("java.net.Inet4Address"));
+    }
+
+    @Test
+    void decode_valueHoldingAUrl_isRefusedByAFilterThatDoesNotNameIt() throws Exception {
+        AttributeCodec writer = AttributeCodec.builder()
+                .classFilter(ClassFilter.allowing("com.example.", "java.net.URL")).build();
+        AttributeCodec reader = AttributeCodec.builder().classFilter(ClassFilter.allowing("com.example.")).build();
+        byte[] value = writer.encode(new ArrayList<>(List.of(new java.net.URL("http://attacker.example/"))));
+        ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> reader.decode(value));
+        assertEquals("java.net.URL", e.className());
+    }
+
+    @Test
+    void codecBuilder_withoutAClassFilter_isRefusedNamingWhatToSet() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> AttributeCodec.builder().build());
+        assertTrue(e.getMessage().contains("classFilter") && e.getMessage().contains("ClassFilter.allowing("), e.getMessage());
+    }
+
+    @Test
     void allowing_blankPrefix_isRejected() {
         assertThrows(IllegalArgumentException.class, () -> ClassFilter.allowing(" "));
     }
 
     @Test
     void decode_classOutsideAllowedPackages_failsNamingTheClass_andOtherValuesStillDecode() {
-        AttributeCodec writer = AttributeCodec.builder().build();
+        AttributeCodec writer = AttributeCodec.builder().classFilter(THIS_PACKAGE).build();
         AttributeCodec reader = AttributeCodec.builder().classFilter(ClassFilter.allowing("com.example.")).build();
         byte[] foreign = writer.encode(new Foreign("x"));
         ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> reader.decode(foreign));
@@ -69,7 +104,7 @@ class ClassFilterTest {
 
     @Test
     void decode_gadgetCarrierWrittenByAPeer_isRefusedBeforeInstantiation() {
-        AttributeCodec codec = AttributeCodec.builder().build();
+        AttributeCodec codec = AttributeCodec.builder().classFilter(THIS_PACKAGE).build();
         PriorityQueue<String> queue = new PriorityQueue<>(List.of("a"));
         byte[] bytes = codec.encode(new ArrayList<>(List.of(queue)));
         assertThrows(ClassNotAllowedException.class, () -> codec.decode(bytes));
@@ -79,7 +114,7 @@ class ClassFilterTest {
     void decode_classKnownLocally_isStillCheckedAgainstTheReadersFilter() {
         ConcurrentHashMap<Long, byte[]> store = new ConcurrentHashMap<>();
         InMemorySchemaRegistry shared = new InMemorySchemaRegistry(store, 100, 1 << 20);
-        AttributeCodec writer = AttributeCodec.builder().schemaRegistry(shared).build();
+        AttributeCodec writer = AttributeCodec.builder().schemaRegistry(shared).classFilter(THIS_PACKAGE).build();
         byte[] value = writer.encode(new Foreign("y"));
         // One-nio already knows the class in this JVM (the writer registered it): the reader's filter must
         // still refuse it. The refusal of a fetched schema is in EvolutionMatrixTest.
@@ -90,7 +125,7 @@ class ClassFilterTest {
 
     @Test
     void decode_randomGarbage_onlyTypedExceptions() {
-        AttributeCodec codec = AttributeCodec.builder().build();
+        AttributeCodec codec = AttributeCodec.builder().classFilter(THIS_PACKAGE).build();
         Random random = new Random(42);
         byte[] valid = codec.encode(new Foreign("seed"));
         for (int i = 0; i < 20_000; i++) {

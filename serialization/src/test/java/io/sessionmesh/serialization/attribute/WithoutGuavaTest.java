@@ -27,6 +27,9 @@ class WithoutGuavaTest {
             assertThrows(ClassNotFoundException.class, () -> loader.loadClass("com.google.common.collect.ImmutableList"));
             Class<?> codecClass = loader.loadClass(AttributeCodec.class.getName());
             Object builder = codecClass.getMethod("builder").invoke(null);
+            Class<?> filterClass = loader.loadClass(ClassFilter.class.getName());
+            Object filter = filterClass.getMethod("allowing", String[].class).invoke(null, (Object) new String[0]);
+            builder.getClass().getMethod("classFilter", filterClass).invoke(builder, filter);
             Object codec = builder.getClass().getMethod("build").invoke(builder);
             Method encode = codecClass.getMethod("encode", Object.class);
             Method decode = codecClass.getMethod("decode", byte[].class);

@@ -1,5 +1,7 @@
 package io.sessionmesh.serialization.attribute.internal;
 
+import io.sessionmesh.serialization.attribute.AttributeDecodeException;
+
 import one.nio.serial.DeserializeStream;
 import one.nio.serial.Repository;
 import one.nio.serial.Serializer;
@@ -18,6 +20,14 @@ import java.util.HashMap;
  *       few corrupt bytes cannot make one-nio pre-allocate gigabytes;</li>
  *   <li>persist-mode embedded schemas are refused: plain mode never writes them, and they would let a value
  *       name any class.</li>
+ * </ul>
+ * and two bounds on what one value may make the reader build, each an {@link AttributeDecodeException}
+ * naming the limit when exceeded:
+ * <ul>
+ *   <li>nesting depth: one-nio reads a nested object by recursion, so a value that nests deeper than the
+ *       thread's stack would end in a {@link StackOverflowError} somewhere inside a serializer;</li>
+ *   <li>object count: a value of a few megabytes can declare millions of small objects, each far larger on
+ *       the heap than in the bytes.</li>
  * </ul>
  * It also lets {@link RebuildingSerializer} fill its back-reference slot after it has built an immutable
  * collection from its elements, and, when given a {@link SchemaCheck}, notes whether every object was written with
@@ -42,20 +52,32 @@ public final class GuardedDeserializeStream extends DeserializeStream {
     private final ReadGuard guard;
     private final SchemaCheck schemaCheck;
     private boolean onlyLocalSchemas = true;
+    private final int maxDepth;
+    private final int maxObjects;
+    /** How many objects are being read now, one inside the other. */
+    private int depth;
 
-    /** Reads {@code length} bytes of {@code array} starting at {@code from}. */
-    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard) {
-        this(array, from, length, guard, null);
+    /**
+     * Reads {@code length} bytes of {@code array} starting at {@code from}.
+     *
+     * @param maxDepth   objects nested deeper than this are refused (the top object is at depth 1)
+     * @param maxObjects a value of more objects than this is refused (back references and nulls do not count)
+     */
+    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard, int maxDepth, int maxObjects) {
+        this(array, from, length, guard, maxDepth, maxObjects, null);
     }
 
     /**
-     * Reads {@code length} bytes of {@code array} starting at {@code from}, asking {@code schemaCheck} (when not
+     * As {@link #GuardedDeserializeStream(byte[], int, int, ReadGuard, int, int)}, asking {@code schemaCheck} (when not
      * null) about the serializer of each object until one is not local.
      */
-    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard, SchemaCheck schemaCheck) {
+    public GuardedDeserializeStream(byte[] array, int from, int length, ReadGuard guard, int maxDepth, int maxObjects,
+                                    SchemaCheck schemaCheck) {
         super(array, from + length);
         this.offset += from;
         this.guard = guard;
+        this.maxDepth = maxDepth;
+        this.maxObjects = maxObjects;
         this.schemaCheck = schemaCheck;
     }
 
@@ -102,10 +124,21 @@ public final class GuardedDeserializeStream extends DeserializeStream {
             onlyLocalSchemas = false;
         }
         checkDeclaredCount(serializer.cls());
+        if (contextSize >= maxObjects) {
+            throw new AttributeDecodeException("value holds more than " + maxObjects + " objects (the object limit)"
+                    + "; refused at offset " + position(start));
+        }
+        if (depth >= maxDepth) {
+            throw new AttributeDecodeException("value is nested deeper than " + maxDepth + " objects (the depth limit)"
+                    + "; refused at offset " + position(start) + ", a " + serializer.cls().getName());
+        }
         if (++contextSize >= context.length) {
             context = Arrays.copyOf(context, context.length * 2);
         }
-        return serializer.read(this);
+        depth++;
+        Object result = serializer.read(this);
+        depth--; // not in a finally: after an exception the stream is dropped
+        return result;
     }
 
     private Object backReference(int index, long start) throws IOException {

@@ -3,8 +3,8 @@ package io.sessionmesh.serialization.attribute.internal;
 import one.nio.serial.Repository;
 import one.nio.serial.Serializer;
 
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The one place that touches one-nio's global state before anything else does.
@@ -21,7 +21,8 @@ public final class OneNioRuntime {
     /** The first JDK feature release that needs {@code method_handles}. */
     static final int FIRST_JDK_NEEDING_METHOD_HANDLES = 24;
 
-    private static final Set<Long> SCHEMA_SERIALIZER_UIDS;
+    /** The tag of each serializer kind a schema may have -> that serializer's class name (part of its uid). */
+    private static final Map<Long, String> SCHEMA_SERIALIZER_CLASSES;
     private static final long GENERATED_SCHEMA_TAG;
 
     static {
@@ -30,18 +31,19 @@ public final class OneNioRuntime {
                     Runtime.version().feature() >= FIRST_JDK_NEEDING_METHOD_HANDLES ? "method_handles" : "magic_accessor");
         }
         Repository.preload(RebuildingSerializer.class);
-        Set<Long> uids = new HashSet<>();
+        Map<Long, String> classes = new HashMap<>();
         long generated = 0;
         for (String name : new String[] {"GeneratedSerializer", "EnumSerializer", "CollectionSerializer",
                 "MapSerializer", "ExternalizableSerializer", "ObjectArraySerializer", "JavaTimeSerializer"}) {
-            long uid = Repository.get(serializerClass("one.nio.serial." + name)).uid();
-            uids.add(uid);
+            Class<? extends Serializer<?>> cls = serializerClass("one.nio.serial." + name);
+            long uid = Repository.get(cls).uid();
+            classes.put(uid, cls.getName());
             if (name.equals("GeneratedSerializer")) {
                 generated = uid;
             }
         }
-        uids.add(Repository.get(RebuildingSerializer.class).uid());
-        SCHEMA_SERIALIZER_UIDS = Set.copyOf(uids);
+        classes.put(Repository.get(RebuildingSerializer.class).uid(), RebuildingSerializer.class.getName());
+        SCHEMA_SERIALIZER_CLASSES = Map.copyOf(classes);
         GENERATED_SCHEMA_TAG = generated;
     }
 
@@ -63,7 +65,12 @@ public final class OneNioRuntime {
      * code reads the rest, so a schema from the registry may not name anything else.
      */
     static boolean isSchemaSerializerUid(long uid) {
-        return SCHEMA_SERIALIZER_UIDS.contains(uid);
+        return SCHEMA_SERIALIZER_CLASSES.containsKey(uid);
+    }
+
+    /** The class name of the serializer kind a schema's tag names, which its uid digests; null for other tags. */
+    static String schemaSerializerClass(long tag) {
+        return SCHEMA_SERIALIZER_CLASSES.get(tag);
     }
 
     /** The tag of one-nio's field-by-field serializer, whose schema lists field names and types. */

@@ -5,6 +5,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -23,6 +25,12 @@ import java.util.function.UnaryOperator;
  * +-----------------+------------------+---------+---------------------------------------------+
  * </pre>
  * A descriptor or field name may be one-nio's {@code "current|former"} pair from its {@code @Renamed}.
+ *
+ * <p>The uid is not a name but a digest of the schema: one-nio's {@code Serializer.generateUid} takes the
+ * first 64 bits of the MD5 of the serializer's class name and of the schema as written above, with the uid
+ * field still zero, the sign bit cleared. Every string in that digest has a two-byte length, whatever its
+ * size. {@link #contentUid} computes the same from the bytes as received, so a reader can tell that the
+ * bytes fetched for a uid are the schema that uid names.
  */
 final class SchemaForm {
     /** Longest UTF string one-nio writes with a two-byte length. */
@@ -38,6 +46,8 @@ final class SchemaForm {
     final List<Byte> primitiveIndexes = new ArrayList<>();
     private final byte[] rest;
     private final boolean hasFields;
+    /** The schema as one-nio digests it for its uid (see the class comment), filled while parsing. */
+    private final ByteArrayOutputStream digestForm = new ByteArrayOutputStream(64);
 
     private SchemaForm(long tag, int tagBytes, String descriptor, long uid, byte[] rest, boolean hasFields) {
         this.tag = tag;
@@ -51,6 +61,7 @@ final class SchemaForm {
     /** Parses a schema; {@code generatedTag} is the tag whose rest is a field list. */
     static SchemaForm parse(byte[] schema, long generatedTag) throws IOException {
         ByteBuffer in = ByteBuffer.wrap(schema);
+        ByteArrayOutputStream digestForm = new ByteArrayOutputStream(schema.length);
         try {
             long tag;
             int tagBytes;
@@ -61,18 +72,21 @@ final class SchemaForm {
                 tag = in.getLong();
                 tagBytes = Long.BYTES;
             }
-            String descriptor = readUtf(in);
+            String descriptor = readUtf(in, digestForm);
             long uid = in.getLong();
+            digestForm.write(new byte[Long.BYTES], 0, Long.BYTES); // the uid is zero while one-nio digests
             boolean hasFields = tag == generatedTag;
             SchemaForm form;
             if (hasFields) {
                 form = new SchemaForm(tag, tagBytes, descriptor, uid, null, true);
                 int count = Short.toUnsignedInt(in.getShort());
+                writeShort(digestForm, count);
                 for (int i = 0; i < count; i++) {
-                    form.fieldNames.add(readUtf(in));
+                    form.fieldNames.add(readUtf(in, digestForm));
                     byte primitive = in.get();
+                    digestForm.write(primitive);
                     form.primitiveIndexes.add(primitive);
-                    form.fieldTypes.add(primitive < 0 ? readUtf(in) : null);
+                    form.fieldTypes.add(primitive < 0 ? readUtf(in, digestForm) : null);
                 }
                 if (in.hasRemaining()) {
                     throw new IOException(in.remaining() + " unexpected bytes after the field list");
@@ -80,8 +94,10 @@ final class SchemaForm {
             } else {
                 byte[] rest = new byte[in.remaining()];
                 in.get(rest);
+                digestForm.write(rest, 0, rest.length);
                 form = new SchemaForm(tag, tagBytes, descriptor, uid, rest, false);
             }
+            digestForm.writeTo(form.digestForm);
             return form;
         } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
             throw new IOException("truncated or malformed schema of " + schema.length + " bytes", e);
@@ -90,6 +106,28 @@ final class SchemaForm {
 
     boolean hasFields() {
         return hasFields;
+    }
+
+    /**
+     * The uid one-nio gives the schema these bytes describe, as it was received (before any renaming):
+     * compare with {@link #uid} and with the uid it was fetched for.
+     *
+     * @param serializerClass the class name of the serializer the schema's tag names, which one-nio digests first
+     */
+    long contentUid(String serializerClass) {
+        MessageDigest md5;
+        try {
+            md5 = MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("MD5 is required of every Java platform", e);
+        }
+        ByteArrayOutputStream name = new ByteArrayOutputStream(serializerClass.length() + 2);
+        byte[] utf = serializerClass.getBytes(StandardCharsets.UTF_8);
+        writeShort(name, utf.length);
+        name.write(utf, 0, utf.length);
+        md5.update(name.toByteArray());
+        byte[] digest = md5.digest(digestForm.toByteArray());
+        return ByteBuffer.wrap(digest).getLong() & Long.MAX_VALUE;
     }
 
     /** Applies a renaming to every field type descriptor. */
@@ -128,7 +166,8 @@ final class SchemaForm {
         return bytes.toByteArray();
     }
 
-    private static String readUtf(ByteBuffer in) throws IOException {
+    /** Reads one string and adds it to {@code digestForm} with the two-byte length one-nio digests. */
+    private static String readUtf(ByteBuffer in, ByteArrayOutputStream digestForm) throws IOException {
         int length = Short.toUnsignedInt(in.getShort());
         if (length > SHORT_UTF_MAX) {
             length = (length & SHORT_UTF_MAX) << 16 | Short.toUnsignedInt(in.getShort());
@@ -137,8 +176,15 @@ final class SchemaForm {
             throw new IOException("string of " + length + " bytes in a schema with " + in.remaining() + " left");
         }
         String s = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+        writeShort(digestForm, length);
+        digestForm.write(in.array(), in.position(), length);
         in.position(in.position() + length);
         return s;
+    }
+
+    private static void writeShort(ByteArrayOutputStream out, int value) {
+        out.write(value >>> 8);
+        out.write(value);
     }
 
     private static void writeUtf(DataOutputStream out, String s) throws IOException {

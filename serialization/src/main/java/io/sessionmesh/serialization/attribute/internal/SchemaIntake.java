@@ -19,11 +19,15 @@ import java.util.Map;
  * Takes a schema fetched from the registry into this JVM's one-nio repository, safely:
  * <ol>
  *   <li>parses the schema's header and refuses a kind of serializer a schema may not have;</li>
+ *   <li>recomputes the uid from the bytes, as one-nio computes it ({@link SchemaForm#contentUid}), and refuses
+ *       bytes that are not the schema of the uid they were fetched for: whoever can publish a schema could
+ *       otherwise give a class's uid another field layout, and values of that class would be read with it;</li>
  *   <li>maps the writer's class name to a local class: the name itself, one-nio's {@code current|former}
  *       pair, or a class that lists the name in {@link FormerNames}; none found is an
  *       {@link UnknownClassException} (no stub class is generated);</li>
- *   <li>checks the local class and every field type against the {@link ClassFilter} by name, before any of
- *       them is loaded or initialised by one-nio;</li>
+ *   <li>checks every class the schema names (written and local class, every name of every field type)
+ *       against this reader's own {@link ClassFilter} by name, before any of them is loaded or initialised by
+ *       one-nio: a field type is resolved when the schema is, whether or not a value ever holds one;</li>
  *   <li>renames fields that the local class lists in {@link FormerNames} on a field, and field types whose
  *       classes were renamed;</li>
  *   <li>lets one-nio read the schema, checks that it describes the uid that was asked for, and registers it.</li>
@@ -83,6 +87,12 @@ public final class SchemaIntake {
             throw new AttributeDecodeException("schema asked for as " + Long.toHexString(uid) + " describes "
                     + Long.toHexString(form.uid));
         }
+        long content = form.contentUid(OneNioRuntime.schemaSerializerClass(form.tag));
+        if (content != uid) {
+            throw new AttributeDecodeException("schema of " + form.descriptor + " fetched for uid " + Long.toHexString(uid)
+                    + " does not match its uid " + Long.toHexString(uid) + ": its bytes are the schema of uid "
+                    + Long.toHexString(content) + " (published by someone else, or changed on the way); not registered");
+        }
         String writtenName = form.descriptor;
         for (String candidate : writtenName.split("\\|")) {
             filter.check(candidate);
@@ -130,7 +140,7 @@ public final class SchemaIntake {
         throw new UnknownClassException(descriptor);
     }
 
-    /** A field type: checked against the deny list, and renamed when its class was renamed. */
+    /** A field type: checked against the filter (every name of a pair), and renamed when its class was renamed. */
     private String checkedLocalTypeName(String type) {
         String element = type;
         String arrayPrefix = "";
@@ -148,7 +158,13 @@ public final class SchemaIntake {
         if (load(firstName) == null && bar < 0 && formerClassNames.containsKey(element)) {
             result = formerClassNames.get(element);
         }
-        ClassFilter.PERMISSIVE.check(bar < 0 ? result : firstName);
+        if (bar < 0) {
+            filter.check(result);
+        } else {
+            for (String name : element.split("\\|")) {
+                filter.check(name);
+            }
+        }
         return arrayPrefix.isEmpty() ? result : arrayPrefix + result + ";";
     }
 

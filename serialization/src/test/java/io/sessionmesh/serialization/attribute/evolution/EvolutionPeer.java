@@ -1,6 +1,7 @@
 package io.sessionmesh.serialization.attribute.evolution;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.serialization.attribute.DecodedValue;
 import io.sessionmesh.serialization.attribute.InMemorySchemaRegistry;
 
@@ -22,9 +23,11 @@ public final class EvolutionPeer {
     private final AttributeCodec codec;
     private final ClassLoader loader = EvolutionPeer.class.getClassLoader();
 
-    public EvolutionPeer(ConcurrentMap<Long, byte[]> store, List<String> renamedClasses) throws ClassNotFoundException {
+    public EvolutionPeer(ConcurrentMap<Long, byte[]> store, List<String> renamedClasses, List<String> allowedPackages)
+            throws ClassNotFoundException {
         AttributeCodec.Builder builder = AttributeCodec.builder()
-                .schemaRegistry(new InMemorySchemaRegistry(store, 1000, 1 << 20));
+                .schemaRegistry(new InMemorySchemaRegistry(store, 1000, 1 << 20))
+                .classFilter(ClassFilter.allowing(allowedPackages.toArray(new String[0])));
         for (String name : renamedClasses) {
             builder.registerClasses(Class.forName(name, false, loader));
         }

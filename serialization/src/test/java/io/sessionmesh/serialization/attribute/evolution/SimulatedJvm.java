@@ -34,6 +34,9 @@ import java.util.concurrent.ConcurrentMap;
  * registry carries between real JVMs) and the value bytes.
  */
 final class SimulatedJvm implements AutoCloseable {
+    /** The packages of the application classes the evolution tests compile. */
+    static final List<String> DEFAULT_ALLOWED_PACKAGES = List.of("evo.", "old.", "mid.");
+
     private final URLClassLoader loader;
     private final Object peer;
 
@@ -45,6 +48,16 @@ final class SimulatedJvm implements AutoCloseable {
      */
     SimulatedJvm(String name, Path workDir, Map<String, String> sources, ConcurrentMap<Long, byte[]> store,
                  List<String> renamedClasses) throws IOException, ReflectiveOperationException {
+        this(name, workDir, sources, store, renamedClasses, DEFAULT_ALLOWED_PACKAGES);
+    }
+
+    /**
+     * @param allowedPackages the packages this JVM's class filter allows (see
+     *                        {@link io.sessionmesh.serialization.attribute.ClassFilter#allowing})
+     */
+    SimulatedJvm(String name, Path workDir, Map<String, String> sources, ConcurrentMap<Long, byte[]> store,
+                 List<String> renamedClasses, List<String> allowedPackages)
+            throws IOException, ReflectiveOperationException {
         Path classes = Files.createDirectories(workDir.resolve(name));
         compile(classes, sources);
         List<URL> urls = new ArrayList<>();
@@ -52,7 +65,8 @@ final class SimulatedJvm implements AutoCloseable {
         urls.addAll(moduleClassPath());
         this.loader = new URLClassLoader(name, urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         Class<?> peerClass = loader.loadClass(EvolutionPeer.class.getName());
-        this.peer = peerClass.getConstructor(ConcurrentMap.class, List.class).newInstance(store, renamedClasses);
+        this.peer = peerClass.getConstructor(ConcurrentMap.class, List.class, List.class)
+                .newInstance(store, renamedClasses, allowedPackages);
     }
 
     /** Builds an object of {@code className} with the given field values and encodes it in this JVM. */
