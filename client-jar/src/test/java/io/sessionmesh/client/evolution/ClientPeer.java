@@ -27,7 +27,8 @@ public final class ClientPeer implements AutoCloseable {
     private final ClassLoader loader = ClientPeer.class.getClassLoader();
 
     public ClientPeer(String sidecar, List<String> renamedClasses) throws ClassNotFoundException {
-        SessionMeshClient.Builder builder = SessionMeshClient.builder().sidecar(URI.create(sidecar));
+        SessionMeshClient.Builder builder = SessionMeshClient.builder().sidecar(URI.create(sidecar))
+                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing("evo."));
         for (String name : renamedClasses) {
             builder.registerClasses(Class.forName(name, false, loader));
         }
