@@ -100,7 +100,7 @@ class OwnWritesAnsweredOutOfOrderIT {
                     if (request instanceof MasterRequest.Register) {
                         ctx.writeAndFlush(new MasterAnswer.Registered(id, 60_000, 0));
                     } else if (request instanceof MasterRequest.Ping p) {
-                        ctx.writeAndFlush(new MasterAnswer.Bytes(Opcodes.PING, id, p.payload()));
+                        ctx.writeAndFlush(new MasterAnswer.Pong(id, 60_000, p.payload()));
                     } else if (request instanceof MasterRequest.Touch) {
                         ctx.writeAndFlush(new MasterAnswer.Touched(id, TIMES));
                     } else if (request instanceof MasterRequest.Read) {

@@ -170,7 +170,7 @@ class MasterServerIT {
             assertEquals(Status.TOO_LARGE, tooLarge.status());
             RawClient.Answer ping = raw.read();
             assertEquals(78, ping.requestId());
-            assertArrayEquals(new byte[] {9}, ping.body());
+            assertArrayEquals(new byte[] {0, 0, 0, 0, 9}, ping.body(), "no lease granted (not registered), then the payload");
         }
     }
 
