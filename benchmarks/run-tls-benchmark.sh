@@ -42,4 +42,4 @@ for i in $(seq 1 100); do curl -sf 127.0.0.1:7541/admin/health >/dev/null && bre
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.TlsCost \
   --plain 127.0.0.1:7530 --tls 127.0.0.1:7540 --pids "$sidecar_plain,$master_plain,$sidecar_tls,$master_tls" \
   --seconds "${SECONDS_PER_RUN:-10}" --rounds "${ROUNDS:-2}" --out "$out/tls-$stamp.json" | tee benchmarks/target/tls-benchmark.log
-echo "TLS engine: $(grep -ho 'engine [A-Z]*' benchmarks/target/tls-master-tls.log | head -1 || true)"
+echo "TLS engine: $(sed -n 's/.*\(engine [A-Z]*\).*/\1/p' benchmarks/target/tls-master-tls.log)"
