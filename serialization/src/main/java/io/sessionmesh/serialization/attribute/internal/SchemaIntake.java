@@ -142,9 +142,18 @@ public final class SchemaIntake {
         String element = type;
         String arrayPrefix = "";
         if (type.startsWith("[")) {
-            int dims = type.lastIndexOf('[') + 1;
+            int dims = 0;
+            while (dims < type.length() && type.charAt(dims) == '[') {
+                dims++;
+            }
+            if (dims == type.length()) {
+                throw new AttributeDecodeException("field type \"" + type + "\" is not an array descriptor");
+            }
             if (type.charAt(dims) != 'L') {
                 return type; // array of primitives
+            }
+            if (type.length() < dims + 3 || type.charAt(type.length() - 1) != ';') {
+                throw new AttributeDecodeException("field type \"" + type + "\" is not an array descriptor");
             }
             arrayPrefix = type.substring(0, dims + 1);
             element = type.substring(dims + 1, type.length() - 1);

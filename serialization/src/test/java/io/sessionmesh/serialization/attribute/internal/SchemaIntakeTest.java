@@ -7,6 +7,8 @@ import io.sessionmesh.serialization.attribute.fuzz.FuzzSamples;
 import one.nio.serial.Repository;
 import one.nio.serial.Serializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -43,5 +45,16 @@ class SchemaIntakeTest {
         assertTrue(uid < 0, "one-nio's String serializer is a built-in one");
         assertThrows(AttributeDecodeException.class, () -> intake.accept(uid, schemaWithUid(uid)));
         assertSame(builtIn, Repository.requestSerializer(uid));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[", "[[", "[L", "[L;", "[[Ljava.lang.String"})
+    void accept_malformedArrayFieldType_isRefusedNotAStringIndexOutOfBounds(String type) throws Exception {
+        // found by SchemaIntakeFuzzTest: "[[" made checkedLocalTypeName read past the end of the descriptor
+        SchemaForm form = SchemaForm.parse(Serializer.serialize(Repository.get(FuzzSamples.Cart.class)),
+                OneNioRuntime.generatedSchemaTag());
+        form.fieldTypes.set(form.fieldTypes.indexOf("java.lang.String"), type);
+        AttributeDecodeException e = assertThrows(AttributeDecodeException.class, () -> intake.accept(form.uid, form.toBytes()));
+        assertTrue(e.getMessage().contains("not an array descriptor"), e.getMessage());
     }
 }
