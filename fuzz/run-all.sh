@@ -49,10 +49,10 @@ for t in "${TARGETS[@]}"; do
   echo "== $test ($module), ${DURATION}s"
   if JAZZER_FUZZ=1 mvn -B ${MVN_ARGS:-} -pl "$module" test -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
       -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$DURATION" >"$log" 2>&1; then
-    echo "   ok: $(grep -E '^Done [0-9]+ runs' "$log" | tail -1)"
+    echo "   ok: $(grep -aE '^Done [0-9]+ runs' "$log" | tail -1)"
   else
     failed=1
-    echo "   FAILED (see $log): $(grep -E '^== Java Exception|^Done [0-9]+ runs' "$log" | head -2 | tr '\n' ' ')"
+    echo "   FAILED (see $log): $(grep -aE '^== Java Exception|^Done [0-9]+ runs' "$log" | head -2 | tr '\n' ' ')"
   fi
 done
 exit $failed

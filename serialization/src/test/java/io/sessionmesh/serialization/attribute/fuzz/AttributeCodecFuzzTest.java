@@ -35,8 +35,15 @@ class AttributeCodecFuzzTest {
     static final AttributeCodec CODEC = AttributeCodec.builder().schemaRegistry(REGISTRY)
             .classFilter(ClassFilter.allowing(FuzzSamples.PACKAGE)).build();
 
+    /** One compressor per codec, as a client keeps one (each holds its codec's thread-local native state). */
+    static final ValueCompressor[] COMPRESSORS = new ValueCompressor[CompressionCodec.values().length];
+
     static {
         FuzzSamples.values().forEach(CODEC::encode); // publishes the samples' schemas
+        for (CompressionCodec c : CompressionCodec.values()) {
+            COMPRESSORS[c.ordinal()] = new ValueCompressor(CompressionOptions.builder().codec(c).thresholdBytes(0)
+                    .minSavingPercent(0).maxDecompressedBytes(1 << 20).build());
+        }
     }
 
     @FuzzTest(maxDuration = "2m")
@@ -61,8 +68,7 @@ class AttributeCodecFuzzTest {
             return;
         }
         CompressionCodec codec = CompressionCodec.values()[(input[0] & 0xFF) % CompressionCodec.values().length];
-        ValueCompressor compressor = new ValueCompressor(CompressionOptions.builder().codec(codec).thresholdBytes(0)
-                .minSavingPercent(0).maxDecompressedBytes(1 << 20).build());
+        ValueCompressor compressor = COMPRESSORS[codec.ordinal()];
         byte[] framed = Arrays.copyOfRange(input, 1, input.length);
         byte[] raw;
         try {
