@@ -70,9 +70,16 @@ public final class SchemaIntake {
      *
      * @throws UnknownClassException when no local class matches
      * @throws io.sessionmesh.serialization.attribute.ClassNotAllowedException when the filter refuses it
-     * @throws AttributeDecodeException when the schema is malformed or describes another uid
+     * @throws AttributeDecodeException when the schema is malformed or describes another uid, or the uid is negative
      */
     public void accept(long uid, byte[] schema) {
+        if (uid < 0) {
+            // one-nio's own serializers have negative uids, kept in a table that Repository.provideSerializer indexes
+            // with the uid: another one there would replace a built-in serializer, one out of range throws
+            // ArrayIndexOutOfBoundsException. Schemas written by one-nio for classes never have one.
+            throw new AttributeDecodeException("schema uid " + Long.toHexString(uid) + " is negative: one-nio reserves those "
+                    + "for its built-in serializers, which are never fetched");
+        }
         SchemaForm form;
         try {
             form = SchemaForm.parse(schema, OneNioRuntime.generatedSchemaTag());
@@ -145,9 +152,18 @@ public final class SchemaIntake {
         String element = type;
         String arrayPrefix = "";
         if (type.startsWith("[")) {
-            int dims = type.lastIndexOf('[') + 1;
+            int dims = 0;
+            while (dims < type.length() && type.charAt(dims) == '[') {
+                dims++;
+            }
+            if (dims == type.length()) {
+                throw new AttributeDecodeException("field type \"" + type + "\" is not an array descriptor");
+            }
             if (type.charAt(dims) != 'L') {
                 return type; // array of primitives
+            }
+            if (type.length() < dims + 3 || type.charAt(type.length() - 1) != ';') {
+                throw new AttributeDecodeException("field type \"" + type + "\" is not an array descriptor");
             }
             arrayPrefix = type.substring(0, dims + 1);
             element = type.substring(dims + 1, type.length() - 1);
