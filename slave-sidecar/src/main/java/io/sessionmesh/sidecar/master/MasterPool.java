@@ -397,6 +397,12 @@ public final class MasterPool implements AutoCloseable {
                         MasterException refused = MasterException.of(failure);
                         if (refused != null && refused.status() == Status.NOT_LEADER) {
                             moveFrom(to, refused.masterMessage()); // closes c; it reconnects to the leader at once
+                        } else if (refused != null && refused.status() == Status.FORBIDDEN) {
+                            // Another peer registered this sidecar's holder id first (PROTOCOL.md 3.7): it learned the
+                            // id somewhere. Nothing is served from this master's cache meanwhile (no lease).
+                            log.error("master {}: connection {}: this sidecar's holder id is registered by another peer;"
+                                    + " restart the sidecar (it takes a new id) and find who knows the old one: {}", name,
+                                    index, lastError);
                         } else {
                             log.warn("master {}: connection {}: {}", name, index, lastError);
                         }
