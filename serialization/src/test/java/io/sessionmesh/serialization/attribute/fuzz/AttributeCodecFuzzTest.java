@@ -58,8 +58,67 @@ class AttributeCodecFuzzTest {
             return;
         }
         byte[] once = CODEC.encode(decoded);
-        byte[] twice = CODEC.encode(CODEC.decode(once));
+        Object again = CODEC.decode(once);
+        if (holdsIdentityOrder(decoded, new java.util.IdentityHashMap<>(), 0)) {
+            return; // an IdentityHashMap iterates by identity hash codes: each decoding writes its entries in another order
+        }
+        byte[] twice = CODEC.encode(again);
         assertArrayEquals(once, twice, () -> decoded.getClass().getName() + " does not read back as written");
+    }
+
+    /**
+     * Whether the object graph holds a map or set whose order comes from identity hash codes (so its encoding differs
+     * from one decoding to the next, which is no fault of the codec). Found by this target: a value whose bytes named
+     * an IdentityHashMap for a field declared Map.
+     */
+    private static boolean holdsIdentityOrder(Object o, java.util.Map<Object, Boolean> seen, int depth) {
+        if (o == null || depth > 64 || seen.put(o, Boolean.TRUE) != null) {
+            return false;
+        }
+        if (o instanceof java.util.IdentityHashMap<?, ?>) {
+            return true;
+        }
+        if (o instanceof Iterable<?> it) {
+            for (Object e : it) {
+                if (holdsIdentityOrder(e, seen, depth + 1)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (o instanceof java.util.Map<?, ?> m) {
+            for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+                if (holdsIdentityOrder(e.getKey(), seen, depth + 1) || holdsIdentityOrder(e.getValue(), seen, depth + 1)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (o.getClass().isArray() && !o.getClass().getComponentType().isPrimitive()) {
+            for (Object e : (Object[]) o) {
+                if (holdsIdentityOrder(e, seen, depth + 1)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (!o.getClass().getName().startsWith(FuzzSamples.PACKAGE)) {
+            return false;
+        }
+        for (java.lang.reflect.Field f : o.getClass().getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                continue;
+            }
+            try {
+                f.setAccessible(true);
+                if (holdsIdentityOrder(f.get(o), seen, depth + 1)) {
+                    return true;
+                }
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return false;
     }
 
     @FuzzTest(maxDuration = "2m")
