@@ -54,7 +54,12 @@ class SchemaIntakeTest {
         SchemaForm form = SchemaForm.parse(Serializer.serialize(Repository.get(FuzzSamples.Cart.class)),
                 OneNioRuntime.generatedSchemaTag());
         form.fieldTypes.set(form.fieldTypes.indexOf("java.lang.String"), type);
-        AttributeDecodeException e = assertThrows(AttributeDecodeException.class, () -> intake.accept(form.uid, form.toBytes()));
+        // under the uid of its content, so that the uid check passes and the field types are what is refused
+        byte[] schema = form.toBytes();
+        long uid = SchemaForm.parse(schema, OneNioRuntime.generatedSchemaTag())
+                .contentUid(OneNioRuntime.schemaSerializerClass(form.tag));
+        ByteBuffer.wrap(schema).putLong(form.tagBytes + 2 + form.descriptor.getBytes(StandardCharsets.UTF_8).length, uid);
+        AttributeDecodeException e = assertThrows(AttributeDecodeException.class, () -> intake.accept(uid, schema));
         assertTrue(e.getMessage().contains("not an array descriptor"), e.getMessage());
     }
 }
