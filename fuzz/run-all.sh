@@ -56,7 +56,7 @@ for t in "${TARGETS[@]}"; do
     echo "   ok: $(grep -aE '^Done [0-9]+ runs' "$log" | tail -1)"
   else
     failed=1
-    echo "   FAILED (see $log): $(grep -aE '^== Java Exception|^Done [0-9]+ runs' "$log" | head -2 | tr '\n' ' ')"
+    echo "   FAILED (see $log): $(grep -aE '^== Java Exception|^Done [0-9]+ runs' "$log" | sed -n '1,2p' | tr '\n' ' ')"
   fi
 done
 exit $failed
