@@ -10,6 +10,7 @@ import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.tls.PeerIdentity;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelFutureListener;
@@ -95,20 +96,31 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Create c) {
             if (c.placement() == null) {
-                return created(id, c, null);
+                return created(id, c, null, PeerIdentity.of(ctx.channel()));
             }
             HashRing<Integer> ring = Placements.cached(c.placement());
             if (ring != null) {
-                return created(id, c, ring);
+                return created(id, c, ring, PeerIdentity.of(ctx.channel()));
             }
             // a ring not built yet is built off this loop; the CREATE is answered once it is (DeferredAnswer)
             return new DeferredAnswer(Placements.ring(c.placement())
-                    .thenApplyAsync(built -> created(id, c, built), ctx.executor())
+                    .thenApplyAsync(built -> created(id, c, built, PeerIdentity.of(ctx.channel())), ctx.executor())
                     .exceptionally(failure -> errorAnswer(c.opcode(), id, failure)));
         }
         if (request instanceof MasterRequest.Delete d) {
             return fenced(MasterAnswer.Bytes.empty(Opcodes.DELETE, id),
                     store.delete(d.sessionId(), registration.holderBit(), registration.invalidator()));
+        }
+        if (request instanceof MasterRequest.SetPrincipal p) {
+            store.setPrincipal(p.sessionId(), p.principal());
+            return MasterAnswer.Bytes.empty(Opcodes.PRINCIPAL, id);
+        }
+        if (request instanceof MasterRequest.Logout l) {
+            SessionStore.LoggedOut out = store.logout(l.principal(), 0, registration.invalidator());
+            return fenced(new MasterAnswer.LoggedOut(id, out.sessions()), out.fence());
+        }
+        if (request instanceof MasterRequest.Describe d) {
+            return described(store, id, d.sessionId());
         }
         if (request instanceof MasterRequest.PublishSchema p) {
             store.schemas().publish(p.uid(), p.schema());
@@ -129,14 +141,24 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
                 Opcodes.name(request.opcode()) + " is not a data operation of this master");
     }
 
+    /** DESCRIBE's answer, or NOT_FOUND. */
+    static MasterAnswer described(SessionStore store, int id, String sessionId) {
+        SessionStore.Description d = store.describe(sessionId);
+        if (d == null) {
+            throw StoreException.notFound();
+        }
+        return new MasterAnswer.Description(id, d.createdAt(), d.lastAccess(), d.expiresAt(), d.idleTimeout(),
+                d.registryVersion(), d.principal());
+    }
+
     private static Object fenced(MasterAnswer answer, Fence fence) {
         return fence == null || fence.isDone() ? answer : new FencedAnswer(answer, fence);
     }
 
     /** A CREATE answered; {@code ring} is its placement's (null for none): ids whose place on it is this master's. */
-    private MasterAnswer created(int id, MasterRequest.Create create, HashRing<Integer> ring) {
+    private MasterAnswer created(int id, MasterRequest.Create create, HashRing<Integer> ring, String host) {
         Predicate<String> ids = ring == null ? candidate -> true : candidate -> ring.indexFor(candidate) == create.placement().self();
-        SessionStore.CreatedSession created = store.create(create.idleTimeout(), ids);
+        SessionStore.CreatedSession created = store.create(create.idleTimeout(), ids, create.principal(), host);
         return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
     }
 

@@ -16,7 +16,9 @@ import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.tls.PeerIdentity;
 import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -121,16 +123,35 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         if (request instanceof MasterRequest.Create c) {
             // refused here, before the log grows, on everything this leader counts (MemoryBudget)
             store.budget().checkBeforeProposing(MemoryBudget.SESSION_OVERHEAD, "CREATE");
+            if (c.principal() != null) {
+                TransportLimits.checkPrincipal(c.principal());
+            }
             long idle = c.idleTimeout() == null ? 0 : c.idleTimeout().toMillis();
             // a ring not built yet is built off this loop (Placements); the id is chosen once it is
             CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
                     ? CompletableFuture.completedFuture(null) : Placements.ring(c.placement());
-            return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle), bit,
+            String host = PeerIdentity.of(ctx.channel());
+            return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle, c.principal(), host), bit,
                             registration.invalidator()))
                     .thenApply(outcome -> {
                         SessionStore.CreatedSession created = (SessionStore.CreatedSession) outcome;
                         return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
                     });
+        }
+        if (request instanceof MasterRequest.SetPrincipal p) {
+            return group.propose(new ReplicaCommand.Principal(p.sessionId(), p.principal()), bit, registration.invalidator())
+                    .thenApply(outcome -> MasterAnswer.Bytes.empty(Opcodes.PRINCIPAL, id));
+        }
+        if (request instanceof MasterRequest.Logout l) {
+            // bit 0: the sender's own cache is told too, since it does not know which sessions went
+            return group.propose(new ReplicaCommand.Logout(l.principal()), 0, registration.invalidator())
+                    .thenCompose(outcome -> {
+                        SessionStore.LoggedOut out = (SessionStore.LoggedOut) outcome;
+                        return acknowledged(out.fence(), new MasterAnswer.LoggedOut(id, out.sessions()));
+                    });
+        }
+        if (request instanceof MasterRequest.Describe d) {
+            return group.readBarrier().thenApply(ok -> DataHandler.described(store, id, d.sessionId()));
         }
         if (request instanceof MasterRequest.PublishSchema p) {
             store.schemas().checkBeforeProposing(p.uid(), p.schema());
@@ -231,6 +252,9 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.CarriesSessionId<?> c) {
             return c.sessionId();
+        }
+        if (request instanceof MasterRequest.SetPrincipal p) {
+            return p.sessionId();
         }
         return null;
     }

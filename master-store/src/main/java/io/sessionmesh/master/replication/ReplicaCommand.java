@@ -49,6 +49,12 @@ public sealed interface ReplicaCommand {
     int HANDED = 10;
     /** Sessions and schemas handed to this group by another (a GROUP_IMPORT body). */
     int IMPORT = 11;
+    /** A new session with its principal and the host that asked for it (CREATE, from this build on). */
+    int CREATE_FOR = 12;
+    /** A session's principal set or cleared. */
+    int PRINCIPAL = 13;
+    /** Every session of a principal deleted ("log out everywhere"). */
+    int LOGOUT = 14;
 
     int kind();
 
@@ -72,19 +78,61 @@ public sealed interface ReplicaCommand {
         }
     }
 
-    /** A new session with the id its leader chose. {@code idleTimeoutMillis} 0: the store's default. */
-    record Create(String sessionId, long idleTimeoutMillis) implements ReplicaCommand {
+    /**
+     * A new session with the id its leader chose. {@code idleTimeoutMillis} 0: the store's default. Written as
+     * CREATE_FOR: {@code id | i64 idle timeout | u8 length, host | u16 length, principal} (lengths 0: none); CREATE
+     * entries of earlier builds have neither.
+     */
+    record Create(String sessionId, long idleTimeoutMillis, String principal, String host) implements ReplicaCommand {
+        public Create(String sessionId, long idleTimeoutMillis) {
+            this(sessionId, idleTimeoutMillis, null, null);
+        }
+
         public int kind() {
-            return CREATE;
+            return CREATE_FOR;
         }
 
         public int bodySize(BinaryTransportCodec codec) {
-            return idSize(sessionId) + 8;
+            return idSize(sessionId) + 8 + 1 + utf8(host).length + 2 + utf8(principal).length;
         }
 
         public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
             putId(out, sessionId);
             out.putLong(idleTimeoutMillis);
+            byte[] h = utf8(host);
+            out.put((byte) h.length).put(h);
+            putText(out, principal);
+        }
+    }
+
+    /** A session's principal set, or cleared ({@code principal} null): {@code id | u16 length, principal}. */
+    record Principal(String sessionId, String principal) implements ReplicaCommand {
+        public int kind() {
+            return PRINCIPAL;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return idSize(sessionId) + 2 + utf8(principal).length;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            putId(out, sessionId);
+            putText(out, principal);
+        }
+    }
+
+    /** Every session of {@code principal} deleted: {@code u16 length, principal}. */
+    record Logout(String principal) implements ReplicaCommand {
+        public int kind() {
+            return LOGOUT;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return 2 + utf8(principal).length;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            putText(out, principal);
         }
     }
 
@@ -271,6 +319,22 @@ public sealed interface ReplicaCommand {
             ReplicaCommand command = switch (kind) {
                 case WRITE -> new Write(codec.decode(in, WriteRequest.class));
                 case CREATE -> new Create(getId(in), in.getLong());
+                case CREATE_FOR -> {
+                    String id = getId(in);
+                    long idle = in.getLong();
+                    byte[] host = new byte[in.get() & 0xFF];
+                    in.get(host);
+                    String principal = getText(in);
+                    yield new Create(id, idle, principal, host.length == 0 ? null : new String(host, StandardCharsets.UTF_8));
+                }
+                case PRINCIPAL -> new Principal(getId(in), getText(in));
+                case LOGOUT -> {
+                    String principal = getText(in);
+                    if (principal == null) {
+                        throw new IllegalArgumentException("LOGOUT without a principal");
+                    }
+                    yield new Logout(principal);
+                }
                 case DELETE -> new Delete(getId(in));
                 case TOUCH, EXPIRE, HANDOFF, HANDED -> {
                     int n = in.getShort() & 0xFFFF;
@@ -299,6 +363,25 @@ public sealed interface ReplicaCommand {
         } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
             throw new MalformedMessageException(Status.BAD_REQUEST, "log entry cut short or malformed: " + e);
         }
+    }
+
+    private static byte[] utf8(String text) {
+        return text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A u16 length and UTF-8 bytes; length 0 for null. */
+    private static void putText(ByteBuffer out, String text) {
+        byte[] bytes = utf8(text);
+        if (bytes.length > 0xFFFF) {
+            throw new IllegalArgumentException("text of " + bytes.length + " bytes");
+        }
+        out.putShort((short) bytes.length).put(bytes);
+    }
+
+    private static String getText(ByteBuffer in) {
+        byte[] bytes = new byte[in.getShort() & 0xFFFF];
+        in.get(bytes);
+        return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static int idSize(String id) {

@@ -204,10 +204,18 @@ final class StoreStateMachine extends BaseStateMachine {
                 // chosen on a ring this group no longer has (the map changed between the choice and now)
                 throw new StoreException(Status.MOVED, Long.toString(map.epoch()));
             }
-            return store.create(c.sessionId(), c.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(c.idleTimeoutMillis()), now);
+            return store.create(c.sessionId(), c.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(c.idleTimeoutMillis()), now,
+                    c.principal(), c.host());
         }
         if (command instanceof ReplicaCommand.Delete d) {
             return new ReplicaGroup.Deleted(store.delete(d.sessionId(), bit, invalidator, now));
+        }
+        if (command instanceof ReplicaCommand.Principal p) {
+            store.setPrincipal(p.sessionId(), p.principal(), now);
+            return Boolean.TRUE;
+        }
+        if (command instanceof ReplicaCommand.Logout l) {
+            return store.logout(l.principal(), bit, invalidator, now);
         }
         if (command instanceof ReplicaCommand.Sessions s && s.kind() == ReplicaCommand.TOUCH) {
             StoreException first = null;

@@ -67,6 +67,8 @@ public final class MemoryBudget {
      * sessions map does not give back); measured at 168 to 176 bytes (100,000 sessions deleted).
      */
     public static final int REMOVED_ENTRY_OVERHEAD = 176;
+    /** Heap of a session's principal beyond its chars: the String and its array headers (24 + 16, rounded up). */
+    public static final int PRINCIPAL_OVERHEAD = 48;
     /** The largest share of the JVM's maximum heap a master accepts as its budget ({@code MasterConfig} refuses more). */
     public static final double MAX_HEAP_SHARE = 0.7;
 
@@ -76,6 +78,8 @@ public final class MemoryBudget {
     private final LongAdder sections = new LongAdder();
     private final LongAdder nameBytes = new LongAdder();
     private final LongAdder schemaBytes = new LongAdder();
+    /** Principals held by sessions ({@link #principalCost}). */
+    private final LongAdder principalBytes = new LongAdder();
     private final LongAdder refusals = new LongAdder();
     private final LongSupplier liveSessions;
     private final LongSupplier removedEntries;
@@ -101,7 +105,7 @@ public final class MemoryBudget {
     /** The part of {@link #used()} that every replica of a group counts alike: sessions, sections and schemas. */
     public long replicated() {
         return liveSessions.getAsLong() * SESSION_OVERHEAD + sections.sum() * SECTION_OVERHEAD + sectionBytes.sum()
-                + schemaBytes.sum();
+                + schemaBytes.sum() + principalBytes.sum();
     }
 
     /** Wire form of all stored sections (STATS {@code store_bytes}). */
@@ -164,6 +168,18 @@ public final class MemoryBudget {
         nameBytes.add(bytes);
     }
 
+    void principalsChanged(long bytes) {
+        principalBytes.add(bytes);
+    }
+
+    /**
+     * What a session's principal costs: {@link #PRINCIPAL_OVERHEAD} plus two bytes a char (a UTF-16 string at worst);
+     * 0 for none.
+     */
+    static long principalCost(String principal) {
+        return principal == null ? 0 : PRINCIPAL_OVERHEAD + 2L * principal.length();
+    }
+
     void schemasChanged(long bytes) {
         schemaBytes.add(bytes);
     }
@@ -187,6 +203,7 @@ public final class MemoryBudget {
         stats.put("budget_section_overhead_bytes", sections.sum() * SECTION_OVERHEAD);
         stats.put("budget_name_bytes", nameBytes.sum());
         stats.put("budget_schema_bytes", schemaBytes.sum());
+        stats.put("budget_principal_bytes", principalBytes.sum());
         stats.put("budget_removed_bytes", removedEntries.getAsLong() * REMOVED_ENTRY_OVERHEAD);
         stats.put("budget_refusals", refusals.sum());
     }

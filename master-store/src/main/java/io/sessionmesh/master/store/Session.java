@@ -24,6 +24,12 @@ final class Session {
     long bytes;
     /** Set once, under this, when the session leaves the store (deleted or expired). */
     volatile boolean removed;
+    /** The user the session belongs to, or null; written under this. */
+    volatile String principal;
+    /** The peer that created it (certificate subject or address), or null when not known (an older snapshot). */
+    String host;
+    /** Steps of its life recorded for the registry: 1 at creation, one more at each later step; guarded by this. */
+    long registryVersion = 1;
     /** Which caches hold which sections, and the write waiting for their invalidations; null until a cache reads or writes. Guarded by this. */
     SessionHolders holders;
 

@@ -4,6 +4,9 @@ import io.sessionmesh.master.coherence.Fence;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.Invalidator;
 import io.sessionmesh.master.coherence.SessionHolders;
+import io.sessionmesh.registry.ActiveSessions;
+import io.sessionmesh.registry.LifecycleEvent;
+import io.sessionmesh.registry.LifecycleSink;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
@@ -91,6 +94,8 @@ public final class SessionStore {
     /** Every byte the store keeps, against max-store: LongAdders, so writers on different threads do not fight over one cache line. */
     private final MemoryBudget budget;
     private final StoreCounters counters = new StoreCounters();
+    /** Where lifecycle events go (the registry), and the owner they name. */
+    private volatile StoreLifecycle lifecycle;
     private final Object sweepLock = new Object();
     /**
      * Set for a replica of a group: only the log removes sessions (EXPIRE, DELETE, and writes at their entry's time), so
@@ -102,6 +107,7 @@ public final class SessionStore {
     public SessionStore(StoreLimits limits, Ticker ticker) {
         this.limits = limits;
         this.ticker = ticker;
+        this.lifecycle = new StoreLifecycle(LifecycleSink.NONE, "master");
         this.wheel = new ExpiryWheel(EXPIRY_RESOLUTION_MILLIS, EXPIRY_SLOTS, ticker.millis());
         this.budget = new MemoryBudget(limits.maxStoreBytes(), sessions::size, wheel::removedEntries);
         this.names = new NamePool(limits.maxNames(), budget);
@@ -146,7 +152,16 @@ public final class SessionStore {
      *     UNAVAILABLE when the store is full
      */
     public CreatedSession create(Duration idleTimeout, java.util.function.Predicate<String> acceptId) {
-        Duration idle = checkedIdleTimeout(idleTimeout);
+        return create(idleTimeout, acceptId, null, null);
+    }
+
+    /**
+     * {@link #create(Duration, java.util.function.Predicate)} for {@code principal} (null: no one yet), asked by the
+     * peer {@code host} (what the registry records as the host that created it; null: unknown).
+     */
+    public CreatedSession create(Duration idleTimeout, java.util.function.Predicate<String> acceptId, String principal,
+                                 String host) {
+        Duration idle = checkedIdleTimeout(idleTimeout, principal);
         long now = ticker.millis();
         Session session;
         int attempts = 0;
@@ -160,6 +175,8 @@ public final class SessionStore {
                 id = ids.next();
             }
             session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
+            session.principal = principal;
+            session.host = host;
         } while (sessions.putIfAbsent(session.id, session) != null);
         return created(session);
     }
@@ -172,8 +189,15 @@ public final class SessionStore {
      *     the store is full
      */
     public CreatedSession create(String id, Duration idleTimeout, long now) {
-        Duration idle = checkedIdleTimeout(idleTimeout);
+        return create(id, idleTimeout, now, null, null);
+    }
+
+    /** {@link #create(String, Duration, long)} for {@code principal}, asked by {@code host} (either may be null). */
+    public CreatedSession create(String id, Duration idleTimeout, long now, String principal, String host) {
+        Duration idle = checkedIdleTimeout(idleTimeout, principal);
         Session session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
+        session.principal = principal;
+        session.host = host;
         if (sessions.putIfAbsent(id, session) != null) {
             throw new StoreException(Status.CONFLICT, "session id " + SessionIds.redact(id) + " is taken");
         }
@@ -191,7 +215,7 @@ public final class SessionStore {
         return ids.next();
     }
 
-    private Duration checkedIdleTimeout(Duration idleTimeout) {
+    private Duration checkedIdleTimeout(Duration idleTimeout, String principal) {
         Duration idle = idleTimeout == null ? limits.defaultIdleTimeout() : idleTimeout;
         if (idle.toMillis() < 1 || idle.compareTo(limits.maxIdleTimeout()) > 0) {
             throw new StoreException(Status.BAD_REQUEST, "idle timeout " + idle.toMillis() + " ms is outside 1 ms.."
@@ -200,13 +224,15 @@ public final class SessionStore {
         if (sessions.size() >= limits.maxSessions()) {
             throw new StoreException(Status.UNAVAILABLE, "the store holds its maximum of " + limits.maxSessions() + " sessions");
         }
-        budget.check(MemoryBudget.SESSION_OVERHEAD, "CREATE");
+        budget.check(MemoryBudget.SESSION_OVERHEAD + MemoryBudget.principalCost(principal), "CREATE");
         return idle;
     }
 
     private CreatedSession created(Session session) {
+        budget.principalsChanged(MemoryBudget.principalCost(session.principal));
         wheel.schedule(session);
         counters.creates.increment();
+        lifecycle.created(session);
         return new CreatedSession(session.id, Duration.ofMillis(session.idleTimeout), limits.maxLifetime());
     }
 
@@ -380,10 +406,128 @@ public final class SessionStore {
                 throw gone(session, now);
             }
             fence = session.holders == null ? null : session.holders.deleted(session.id, deleterBit, invalidator);
-            remove(session);
+            remove(session, LifecycleEvent.Kind.DELETED);
         }
         counters.deletes.increment();
         return fence;
+    }
+
+    /** What {@link #logout} did: the sessions it deleted, and what the acknowledgement waits for (null: nothing). */
+    public record LoggedOut(int sessions, Fence fence) {
+    }
+
+    /**
+     * "Log out everywhere" on this store: deletes every live session of {@code principal}, each as {@link #delete}
+     * does (every cache holding any of it told, except {@code deleterBit}), recorded as logged out. A scan of the
+     * store: an operator's operation, not a request path's.
+     */
+    public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator) {
+        return logout(principal, deleterBit, invalidator, ticker.millis());
+    }
+
+    /** {@link #logout(String, long, Invalidator)} at {@code now} (a replicated group's log time). */
+    public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator, long now) {
+        int count = 0;
+        Fence all = null;
+        for (Session session : sessions.values()) {
+            if (!principal.equals(session.principal) || session.removed || session.isExpired(now)) {
+                continue;
+            }
+            synchronized (session) {
+                if (session.removed || !principal.equals(session.principal)) {
+                    continue;
+                }
+                Fence fence = session.holders == null ? null : session.holders.deleted(session.id, deleterBit, invalidator);
+                remove(session, LifecycleEvent.Kind.LOGGED_OUT);
+                if (fence != null && !fence.isDone()) {
+                    if (all == null) {
+                        all = new Fence();
+                    }
+                    all.after(fence);
+                }
+            }
+            count++;
+            counters.logouts.increment();
+        }
+        if (all != null) {
+            all.arm();
+        }
+        return new LoggedOut(count, all);
+    }
+
+    /**
+     * Sets a session's principal, or clears it ({@code principal} null); a use of the session, like a write.
+     *
+     * @throws StoreException NOT_FOUND if there is no such live session, UNAVAILABLE if a longer principal does not fit
+     *     in the memory budget
+     */
+    public void setPrincipal(String sessionId, String principal) {
+        setPrincipal(sessionId, principal, ticker.millis());
+    }
+
+    /** {@link #setPrincipal(String, String)} at {@code now} (a replicated group's log time). */
+    public void setPrincipal(String sessionId, String principal, long now) {
+        Session session = live(sessionId, now);
+        synchronized (session) {
+            if (session.removed) {
+                throw gone(session, now);
+            }
+            long growth = MemoryBudget.principalCost(principal) - MemoryBudget.principalCost(session.principal);
+            if (growth > 0) {
+                budget.check(growth, "PRINCIPAL");
+            }
+            session.principal = principal;
+            budget.principalsChanged(growth);
+            session.registryVersion++;
+            lifecycle.record(LifecycleEvent.Kind.PRINCIPAL_CHANGED, session, now);
+        }
+        counters.principalChanges.increment();
+    }
+
+    /** A session as an operator looks it up, without using it. */
+    public record Description(long createdAt, long lastAccess, long expiresAt, long idleTimeout, long registryVersion,
+                              String principal) {
+    }
+
+    /**
+     * A session's times and principal; the session is not used. Null if there is no such live session.
+     */
+    public Description describe(String sessionId) {
+        long now = ticker.millis();
+        Session session = sessions.get(sessionId);
+        if (session == null || session.removed || session.isExpired(now)) {
+            return null;
+        }
+        synchronized (session) {
+            return new Description(session.createdAt, session.lastAccess, session.deadline(), session.idleTimeout,
+                    session.registryVersion, session.principal);
+        }
+    }
+
+    /**
+     * Sends this store's lifecycle events to {@code sink}, naming {@code owner} (this master, or its group) as their
+     * holder; {@link LifecycleSink#NONE} (the default) turns it off.
+     */
+    public void recordLifecycle(LifecycleSink sink, String owner) {
+        lifecycle = new StoreLifecycle(sink, owner);
+    }
+
+    /** Every live session as the registry's re-sync reads it (weakly consistent). */
+    public ActiveSessions activeSessions() {
+        return active -> {
+            StoreLifecycle now = lifecycle;
+            long at = ticker.millis();
+            for (Session session : sessions.values()) {
+                LifecycleEvent event;
+                synchronized (session) {
+                    if (session.removed || session.isExpired(at)) {
+                        continue;
+                    }
+                    event = now.event(LifecycleEvent.Kind.ACTIVE, session, at);
+                }
+                active.accept(event);
+            }
+        };
     }
 
     /**
@@ -420,7 +564,7 @@ public final class SessionStore {
         long before = counters.expiries.sum();
         synchronized (sweepLock) {
             wheel.advance(now, s -> {
-                if (remove(s)) {
+                if (remove(s, LifecycleEvent.Kind.EXPIRED)) {
                     counters.expiries.increment();
                 }
             });
@@ -454,7 +598,7 @@ public final class SessionStore {
                 continue;
             }
             if (session.isExpired(now)) {
-                if (remove(session)) {
+                if (remove(session, LifecycleEvent.Kind.EXPIRED)) {
                     counters.expiries.increment();
                     removed++;
                 }
@@ -529,7 +673,7 @@ public final class SessionStore {
     void clearForSnapshot() {
         synchronized (sweepLock) {
             for (Session session : sessions.values()) {
-                remove(session);
+                remove(session, null);
             }
             wheel.reset(ticker.millis());
             schemas.clear();
@@ -541,7 +685,7 @@ public final class SessionStore {
      * keeps of it, and the fence of the invalidations sent to every cache that holds any of it (null: none).
      */
     public record Taken(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess,
-                        EncodedSection[] sections, Fence fence) {
+                        EncodedSection[] sections, Identity identity, Fence fence) {
     }
 
     /**
@@ -559,8 +703,8 @@ public final class SessionStore {
             }
             Fence fence = session.holders == null ? null : session.holders.deleted(session.id, 0, invalidator);
             Taken taken = new Taken(session.id, session.createdAt, session.idleTimeout, session.hardDeadline,
-                    session.lastAccess, session.sections, fence);
-            remove(session);
+                    session.lastAccess, session.sections, Identity.of(session), fence);
+            remove(session, null);
             return taken;
         }
     }
@@ -570,7 +714,7 @@ public final class SessionStore {
      * session of that id already (the same move sent twice: what is here is as new or newer) or it has expired.
      */
     public boolean adopt(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess,
-                         EncodedSection[] sections, long now) {
+                         EncodedSection[] sections, Identity identity, long now) {
         Session existing = sessions.get(id);
         if (existing != null && !existing.removed) {
             return false;
@@ -585,11 +729,17 @@ public final class SessionStore {
         }
         session.sections = sections;
         session.bytes = bytes;
+        identity.applyTo(session);
+        session.registryVersion++;
         if (sessions.putIfAbsent(id, session) != null) {
             return false;
         }
         budget.sectionsChanged(sections.length, bytes);
+        budget.principalsChanged(MemoryBudget.principalCost(session.principal));
         wheel.schedule(session);
+        synchronized (session) {
+            lifecycle.record(LifecycleEvent.Kind.MOVED, session, now);
+        }
         return true;
     }
 
@@ -599,8 +749,11 @@ public final class SessionStore {
     }
 
     /** A session from a snapshot, as it was. */
-    void restore(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess, EncodedSection[] sections) {
+    void restore(String id, long createdAt, long idleTimeout, long hardDeadline, long lastAccess, EncodedSection[] sections,
+                 Identity identity) {
         Session session = new Session(id, createdAt, idleTimeout, hardDeadline, lastAccess);
+        identity.applyTo(session);
+        budget.principalsChanged(MemoryBudget.principalCost(session.principal));
         long bytes = 0;
         for (int i = 0; i < sections.length; i++) {
             bytes += sections[i].encodedSize();
@@ -633,20 +786,29 @@ public final class SessionStore {
     }
 
     private StoreException gone(Session session, long now, boolean mayRemove) {
-        if (mayRemove && session != null && !session.removed && session.isExpired(now) && remove(session)) {
+        if (mayRemove && session != null && !session.removed && session.isExpired(now)
+                && remove(session, LifecycleEvent.Kind.EXPIRED)) {
             counters.expiries.increment();
         }
         counters.notFound.increment();
         return StoreException.notFound();
     }
 
-    /** Takes a session out of the store; true if this call did it. */
-    private boolean remove(Session session) {
+    /**
+     * Takes a session out of the store; true if this call did it. {@code why} is what the registry records (null:
+     * nothing, the session goes on elsewhere or the whole store is being replaced).
+     */
+    private boolean remove(Session session, LifecycleEvent.Kind why) {
         synchronized (session) {
             if (session.removed) {
                 return false;
             }
             session.removed = true;
+            budget.principalsChanged(-MemoryBudget.principalCost(session.principal));
+            if (why != null) {
+                session.registryVersion++;
+                lifecycle.record(why, session, ticker.millis());
+            }
             wheel.removed();
             budget.sectionsChanged(-session.sections.length, -session.bytes);
             // The expiry wheel may hold the session until its bucket comes due: let the data go now.
@@ -729,6 +891,8 @@ public final class SessionStore {
         final LongAdder notFound = new LongAdder();
         final LongAdder tooLarge = new LongAdder();
         final LongAdder wheelPurges = new LongAdder();
+        final LongAdder logouts = new LongAdder();
+        final LongAdder principalChanges = new LongAdder();
 
         void putInto(Map<String, Long> stats) {
             stats.put("creates", creates.sum());
@@ -742,6 +906,8 @@ public final class SessionStore {
             stats.put("not_found", notFound.sum());
             stats.put("too_large", tooLarge.sum());
             stats.put("expiry_wheel_purges", wheelPurges.sum());
+            stats.put("logouts", logouts.sum());
+            stats.put("principal_changes", principalChanges.sum());
         }
     }
 }

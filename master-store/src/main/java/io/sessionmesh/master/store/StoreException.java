@@ -22,7 +22,7 @@ public final class StoreException extends RuntimeException {
         return status;
     }
 
-    static StoreException notFound() {
+    public static StoreException notFound() {
         return new StoreException(Status.NOT_FOUND, "no such session (unknown, deleted or expired)");
     }
 

@@ -18,12 +18,14 @@ import java.util.Map;
  * reads that run meanwhile only move access times. PROTOCOL.md 5.3 gives the format:
  *
  * <pre>
- * "SMSN"  u8 format (1)
+ * "SMSN"  u8 format (1, 2 or 3)
  * u32 schemas, each: i64 uid, u32 length, bytes
- * per session: u8 1, u8 id length, id, i64 created, i64 idle timeout, i64 hard deadline, i64 last access,
- *              u32 length, the sections as a READ answer's body (PROTOCOL.md 2)
+ * per session: u8 tag (1, or 2 from format 3), u8 id length, id, i64 created, i64 idle timeout, i64 hard deadline,
+ *              i64 last access, u32 length, the sections as a READ answer's body (PROTOCOL.md 2),
+ *              tag 2 only: u32 registry version, u8 host length, host (UTF-8), u16 principal length, principal
+ *              (UTF-8; length 0: none)
  * u8 0
- * format 2 only: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
+ * format 2 and 3: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
  * </pre>
  *
  * <p>The same session records, after the same u32 count of schemas, make the body of a GROUP_IMPORT (PROTOCOL.md 3.9):
@@ -31,9 +33,13 @@ import java.util.Map;
  */
 public final class StoreSnapshot {
     private static final int MAGIC = 0x534D534E;
-    private static final int FORMAT = 2;
-    /** Snapshots of earlier builds (no group state). */
+    private static final int FORMAT = 3;
+    /** Snapshots of earlier builds: no group state (1), no session identity (1 and 2). */
     private static final int FORMAT_1 = 1;
+    private static final int FORMAT_2 = 2;
+    /** A session record without, and with, its identity (principal, host, registry version). */
+    private static final int RECORD = 1;
+    private static final int RECORD_WITH_IDENTITY = 2;
 
     private StoreSnapshot() {
     }
@@ -68,16 +74,18 @@ public final class StoreSnapshot {
         for (Session session : store.sessionsForSnapshot()) {
             EncodedSection[] sections;
             long lastAccess;
+            Identity identity;
             synchronized (session) {
                 if (session.removed) {
                     continue;
                 }
                 sections = session.sections;
                 lastAccess = session.lastAccess;
+                identity = Identity.of(session);
             }
-            out.writeByte(1);
+            out.writeByte(RECORD_WITH_IDENTITY);
             writeRecord(out, session.id, session.createdAt, session.idleTimeout, session.hardDeadline, lastAccess,
-                    sections, codec);
+                    sections, identity, codec);
             written++;
         }
         out.writeByte(0);
@@ -87,7 +95,7 @@ public final class StoreSnapshot {
     }
 
     private static void writeRecord(DataOutputStream out, String sessionId, long createdAt, long idleTimeout,
-                                    long hardDeadline, long lastAccess, EncodedSection[] sections,
+                                    long hardDeadline, long lastAccess, EncodedSection[] sections, Identity identity,
                                     BinaryTransportCodec codec) throws IOException {
         byte[] id = sessionId.getBytes(StandardCharsets.UTF_8);
         byte[] body = codec.encodeReadResult(new EncodedReadResult(sessionId, Arrays.asList(sections)));
@@ -99,13 +107,21 @@ public final class StoreSnapshot {
         out.writeLong(lastAccess);
         out.writeInt(body.length);
         out.write(body);
+        out.writeInt((int) identity.registryVersion());
+        byte[] host = identity.host() == null ? new byte[0] : identity.host().getBytes(StandardCharsets.UTF_8);
+        byte[] principal = identity.principal() == null ? new byte[0] : identity.principal().getBytes(StandardCharsets.UTF_8);
+        out.writeByte(Math.min(host.length, 255));
+        out.write(host, 0, Math.min(host.length, 255));
+        out.writeShort(principal.length);
+        out.write(principal);
     }
 
     /** One session's record (without the leading 1), as a move carries it. */
     public static byte[] record(SessionStore.Taken t, BinaryTransportCodec codec) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            writeRecord(out, t.id(), t.createdAt(), t.idleTimeout(), t.hardDeadline(), t.lastAccess(), t.sections(), codec);
+            writeRecord(out, t.id(), t.createdAt(), t.idleTimeout(), t.hardDeadline(), t.lastAccess(), t.sections(),
+                    t.identity(), codec);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -123,7 +139,7 @@ public final class StoreSnapshot {
                 out.write(e.getValue());
             }
             for (byte[] r : records) {
-                out.writeByte(1);
+                out.writeByte(RECORD_WITH_IDENTITY);
                 out.write(r);
             }
             out.writeByte(0);
@@ -144,7 +160,7 @@ public final class StoreSnapshot {
         readSchemas(store, in);
         int adopted = 0;
         for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
-            if (store.adopt(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, now)) {
+            if (store.adopt(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, r.identity, now)) {
                 adopted++;
             }
         }
@@ -153,11 +169,15 @@ public final class StoreSnapshot {
 
     /** One session's record as {@link #writeRecord} writes it. */
     private record Record(String id, long created, long idleTimeout, long hardDeadline, long lastAccess,
-                          EncodedSection[] sections) {
-        /** The record after a 1, or null at the 0 that ends the records. */
+                          EncodedSection[] sections, Identity identity) {
+        /** The record after its tag, or null at the 0 that ends the records. */
         static Record next(DataInputStream in, BinaryTransportCodec codec) throws IOException {
-            if (in.readUnsignedByte() != 1) {
+            int tag = in.readUnsignedByte();
+            if (tag == 0) {
                 return null;
+            }
+            if (tag != RECORD && tag != RECORD_WITH_IDENTITY) {
+                throw new IOException("session record tag " + tag + ": expected " + RECORD + " or " + RECORD_WITH_IDENTITY);
             }
             byte[] id = new byte[in.readUnsignedByte()];
             in.readFully(id);
@@ -168,8 +188,18 @@ public final class StoreSnapshot {
             byte[] body = new byte[in.readInt()];
             in.readFully(body);
             List<EncodedSection> sections = codec.decodeEncodedReadResult(body, 0, body.length).sections();
+            Identity identity = Identity.UNKNOWN;
+            if (tag == RECORD_WITH_IDENTITY) {
+                long version = in.readInt() & 0xFFFF_FFFFL;
+                byte[] host = new byte[in.readUnsignedByte()];
+                in.readFully(host);
+                byte[] principal = new byte[in.readUnsignedShort()];
+                in.readFully(principal);
+                identity = new Identity(principal.length == 0 ? null : new String(principal, StandardCharsets.UTF_8),
+                        host.length == 0 ? null : new String(host, StandardCharsets.UTF_8), Math.max(1, version));
+            }
             return new Record(new String(id, StandardCharsets.UTF_8), created, idleTimeout, hardDeadline, lastAccess,
-                    sections.toArray(EncodedSection[]::new));
+                    sections.toArray(EncodedSection[]::new), identity);
         }
     }
 
@@ -201,18 +231,18 @@ public final class StoreSnapshot {
             throw new IOException("not a SessionMesh store snapshot");
         }
         int format = in.readUnsignedByte();
-        if (format != FORMAT && format != FORMAT_1) {
-            throw new IOException("snapshot format " + format + ": this master reads formats " + FORMAT_1 + " and " + FORMAT);
+        if (format != FORMAT && format != FORMAT_2 && format != FORMAT_1) {
+            throw new IOException("snapshot format " + format + ": this master reads formats " + FORMAT_1 + " to " + FORMAT);
         }
         store.clearForSnapshot();
         readSchemas(store, in);
         int read = 0;
         for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
-            store.restore(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections);
+            store.restore(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, r.identity);
             read++;
         }
         byte[] state = new byte[0];
-        if (format == FORMAT) {
+        if (format != FORMAT_1) {
             state = new byte[in.readInt()];
             in.readFully(state);
         }

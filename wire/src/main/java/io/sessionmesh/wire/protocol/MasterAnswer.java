@@ -203,6 +203,67 @@ public sealed interface MasterAnswer extends OutboundFrame {
         }
     }
 
+    /** LOGOUT: how many sessions of the principal this master deleted. <pre>| sessions: u32 |</pre> */
+    record LoggedOut(int requestId, long sessions) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.LOGOUT;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return 4;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeInt((int) Math.min(sessions, 0xFFFF_FFFFL));
+        }
+    }
+
+    /**
+     * DESCRIBE: a session as its master holds it, times in epoch milliseconds.
+     *
+     * <pre>| created: u64 | last use: u64 | expires: u64 | idle timeout ms: u32 | registry version: u32 |
+     * | principal: UTF-8, the rest of the body (empty: none) |</pre>
+     */
+    record Description(int requestId, long createdAtMillis, long lastAccessMillis, long expiresAtMillis,
+                       long idleTimeoutMillis, long registryVersion, String principal) implements MasterAnswer {
+        /** Bytes before the principal. */
+        static final int FIXED_BYTES = 32;
+
+        @Override
+        public int opcode() {
+            return Opcodes.DESCRIBE;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return FIXED_BYTES + (principal == null ? 0 : io.netty.buffer.ByteBufUtil.utf8Bytes(principal));
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeLong(createdAtMillis).writeLong(lastAccessMillis).writeLong(expiresAtMillis)
+                    .writeInt((int) Math.min(idleTimeoutMillis, 0xFFFF_FFFFL)).writeInt((int) Math.min(registryVersion, 0xFFFF_FFFFL));
+            if (principal != null) {
+                out.writeCharSequence(principal, StandardCharsets.UTF_8);
+            }
+        }
+
+        static Description decode(Frame frame) {
+            ByteBuf b = frame.body();
+            int n = b.readableBytes();
+            if (n < FIXED_BYTES) {
+                throw new IllegalArgumentException("DESCRIBE answer of " + n + " bytes: expected at least " + FIXED_BYTES);
+            }
+            int at = b.readerIndex();
+            String principal = n == FIXED_BYTES ? null : b.toString(at + FIXED_BYTES, n - FIXED_BYTES, StandardCharsets.UTF_8);
+            return new Description(frame.requestId(), b.getLong(at), b.getLong(at + 8), b.getLong(at + 16),
+                    b.getUnsignedInt(at + 24), b.getUnsignedInt(at + 28), principal);
+        }
+    }
+
     /** An OK answer whose body is bytes: SCHEMA_FETCH's schema, SCHEMA_FETCH's schema, STATS's JSON; empty for DELETE and SCHEMA_PUBLISH. */
     record Bytes(int opcode, int requestId, byte[] body) implements MasterAnswer {
         private static final byte[] NONE = {};

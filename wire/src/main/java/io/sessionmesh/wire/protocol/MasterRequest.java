@@ -5,6 +5,7 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.wire.transport.TransportMessage;
 import io.sessionmesh.wire.transport.WriteRequest;
 
@@ -118,13 +119,26 @@ public sealed interface MasterRequest<A> {
 
     /**
      * A new empty session: with the master's default idle timeout ({@code idleTimeout} null) or the one given, and an id
-     * that falls on the asked master's part of the ring {@code placement} describes (null: any id, for a single master).
+     * that falls on the asked master's part of the ring {@code placement} describes (null: any id, for a single master),
+     * belonging to {@code principal} (null: to no one yet).
+     *
+     * <pre>[ idle timeout ms: u32 [ placement (3.5), or 6 zero bytes for none [ principal length: u16 | UTF-8 ] ] ]</pre>
      */
-    record Create(Duration idleTimeout, Placement placement) implements MasterRequest<MasterAnswer.Created> {
+    record Create(Duration idleTimeout, Placement placement, String principal) implements MasterRequest<MasterAnswer.Created> {
+        /** Bytes that stand for "no placement" when a principal follows. */
+        static final int NO_PLACEMENT_BYTES = 6;
+
         public Create {
             if (idleTimeout != null && (idleTimeout.toMillis() <= 0 || idleTimeout.toMillis() > 0xFFFF_FFFFL)) {
                 throw new IllegalArgumentException("idle timeout of " + idleTimeout.toMillis() + " ms is outside 1..2^32-1 ms");
             }
+            if (principal != null) {
+                TransportLimits.checkPrincipal(principal);
+            }
+        }
+
+        public Create(Duration idleTimeout, Placement placement) {
+            this(idleTimeout, placement, null);
         }
 
         @Override
@@ -134,16 +148,25 @@ public sealed interface MasterRequest<A> {
 
         @Override
         public int bodySize(BinaryTransportCodec codec) {
+            if (principal != null) {
+                return 4 + (placement == null ? NO_PLACEMENT_BYTES : placement.encodedSize()) + 2 + utf8Length(principal);
+            }
             return idleTimeout == null && placement == null ? 0 : 4 + (placement == null ? 0 : placement.encodedSize());
         }
 
         @Override
         public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            if (idleTimeout != null || placement != null) {
+            if (idleTimeout != null || placement != null || principal != null) {
                 out.writeInt(idleTimeout == null ? 0 : (int) idleTimeout.toMillis());
             }
             if (placement != null) {
                 placement.writeTo(out);
+            } else if (principal != null) {
+                out.writeZero(NO_PLACEMENT_BYTES);
+            }
+            if (principal != null) {
+                byte[] b = principal.getBytes(StandardCharsets.UTF_8);
+                out.writeShort(b.length).writeBytes(b);
             }
         }
 
@@ -151,6 +174,111 @@ public sealed interface MasterRequest<A> {
         public MasterAnswer.Created decodeAnswer(Frame answer, BinaryTransportCodec codec) {
             return MasterAnswer.Created.decode(answer);
         }
+    }
+
+    /**
+     * Sets the principal of a session, or clears it ({@code principal} null). Answered with an empty body.
+     *
+     * <pre>| session id length: u8 | session id: ASCII | principal: UTF-8, the rest of the body (empty: none) |</pre>
+     */
+    record SetPrincipal(String sessionId, String principal) implements MasterRequest<Void> {
+        public SetPrincipal {
+            TransportLimits.checkSessionId(sessionId);
+            if (principal != null) {
+                TransportLimits.checkPrincipal(principal);
+            }
+        }
+
+        @Override
+        public int opcode() {
+            return Opcodes.PRINCIPAL;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return 1 + sessionId.length() + (principal == null ? 0 : utf8Length(principal));
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeByte(sessionId.length()).writeCharSequence(sessionId, StandardCharsets.US_ASCII);
+            if (principal != null) {
+                out.writeCharSequence(principal, StandardCharsets.UTF_8);
+            }
+        }
+
+        @Override
+        public Void decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return null;
+        }
+
+        static SetPrincipal decode(ByteBuf body) {
+            int n = body.readableBytes();
+            int idLength = n == 0 ? 0 : body.getUnsignedByte(body.readerIndex());
+            if (idLength == 0 || 1 + idLength > n) {
+                throw Bodies.bad("PRINCIPAL body of " + n + " bytes: expected a session id length (1.."
+                        + TransportLimits.MAX_SESSION_ID_BYTES + "), the id, then the principal");
+            }
+            String id = Bodies.readSessionId(body.slice(body.readerIndex() + 1, idLength));
+            int rest = n - 1 - idLength;
+            if (rest == 0) {
+                return new SetPrincipal(id, null);
+            }
+            byte[] principal = new byte[rest];
+            body.getBytes(body.readerIndex() + 1 + idLength, principal);
+            return new SetPrincipal(id, TransportLimits.decodePrincipal(principal));
+        }
+    }
+
+    /**
+     * "Log out everywhere" on one master: deletes every session of {@code principal} it holds, each as a DELETE would
+     * (the caches holding them invalidated first). The body is the principal, UTF-8; the answer, the sessions deleted.
+     */
+    record Logout(String principal) implements MasterRequest<Long> {
+        public Logout {
+            TransportLimits.checkPrincipal(principal);
+        }
+
+        @Override
+        public int opcode() {
+            return Opcodes.LOGOUT;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return utf8Length(principal);
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeCharSequence(principal, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Long decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            ByteBuf b = answer.body();
+            if (b.readableBytes() < 4) {
+                throw new IllegalArgumentException("LOGOUT answer of " + b.readableBytes() + " bytes: expected a u32 count");
+            }
+            return b.getUnsignedInt(b.readerIndex());
+        }
+    }
+
+    /** A session's times and principal, for an operator; the session is not used (its idle time does not restart). */
+    record Describe(String sessionId) implements CarriesSessionId<MasterAnswer.Description> {
+        @Override
+        public int opcode() {
+            return Opcodes.DESCRIBE;
+        }
+
+        @Override
+        public MasterAnswer.Description decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return MasterAnswer.Description.decode(answer);
+        }
+    }
+
+    private static int utf8Length(String s) {
+        return io.netty.buffer.ByteBufUtil.utf8Bytes(s);
     }
 
     /**
@@ -379,6 +507,9 @@ public sealed interface MasterRequest<A> {
             }
             case Opcodes.SCHEMA_FETCH -> new FetchSchema(Bodies.readUid(body, true));
             case Opcodes.STATS -> new Stats();
+            case Opcodes.PRINCIPAL -> SetPrincipal.decode(body);
+            case Opcodes.LOGOUT -> new Logout(TransportLimits.decodePrincipal(Bodies.bytes(body)));
+            case Opcodes.DESCRIBE -> new Describe(Bodies.readSessionId(body));
             case Opcodes.GROUP_MAP, Opcodes.GROUP_CHANGE, Opcodes.GROUP_APPLY, Opcodes.GROUP_IMPORT ->
                     new GroupOp(frame.opcode(), Bodies.bytes(body));
             default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "opcode " + frame.opcode()
@@ -389,14 +520,50 @@ public sealed interface MasterRequest<A> {
     private static Create readCreate(ByteBuf body) {
         int n = body.readableBytes();
         if (n == 0) {
-            return new Create(null, null);
+            return new Create(null, null, null);
         }
         if (n < 4) {
             throw Bodies.bad("CREATE body of " + n + " bytes: expected none, or a 4-byte idle timeout in milliseconds and perhaps a "
-                    + "placement");
+                    + "placement and a principal");
         }
-        long ms = body.getUnsignedInt(body.readerIndex());
-        Placement placement = n > 4 ? Placement.readFrom(body.slice(body.readerIndex() + 4, n - 4)) : null;
-        return new Create(ms == 0 ? null : Duration.ofMillis(ms), placement);
+        int at = body.readerIndex();
+        long ms = body.getUnsignedInt(at);
+        Duration idle = ms == 0 ? null : Duration.ofMillis(ms);
+        if (n == 4) {
+            return new Create(idle, null, null);
+        }
+        int placementBytes = n - 4;
+        int principalAt = -1;
+        if (n >= 4 + Create.NO_PLACEMENT_BYTES) {
+            int names = body.getUnsignedShort(at + 8);
+            int end = at + 4 + Create.NO_PLACEMENT_BYTES;
+            for (int i = 0; i < names && end < at + n; i++) {
+                end += 1 + body.getUnsignedByte(end);
+            }
+            if (end < at + n) {
+                principalAt = end;
+                placementBytes = end - at - 4;
+            }
+        }
+        Placement placement = null;
+        boolean none = placementBytes == Create.NO_PLACEMENT_BYTES && body.getUnsignedShort(at + 8) == 0
+                && body.getInt(at + 4) == 0;
+        if (!none) {
+            placement = Placement.readFrom(body.slice(at + 4, placementBytes));
+        } else if (principalAt < 0) {
+            throw Bodies.bad("CREATE with the no-placement marker but no principal after it");
+        }
+        String principal = null;
+        if (principalAt >= 0) {
+            int left = at + n - principalAt;
+            int length = left >= 2 ? body.getUnsignedShort(principalAt) : -1;
+            if (length != left - 2) {
+                throw Bodies.bad("CREATE principal field of " + left + " bytes: expected a u16 length and that many bytes");
+            }
+            byte[] b = new byte[length];
+            body.getBytes(principalAt + 2, b);
+            principal = TransportLimits.decodePrincipal(b);
+        }
+        return new Create(idle, placement, principal);
     }
 }

@@ -38,10 +38,16 @@ public final class Opcodes {
     public static final int GROUP_APPLY = 0x0E;
     /** A group's leader hands sessions and schemas to the group that owns them now. */
     public static final int GROUP_IMPORT = 0x0F;
+    /** Sets or clears a session's principal, the user it belongs to: session id, then the principal (PROTOCOL.md 3.11). */
+    public static final int PRINCIPAL = 0x10;
+    /** Deletes every session of a principal on this master, "log out everywhere" (PROTOCOL.md 3.11). */
+    public static final int LOGOUT = 0x11;
+    /** A session's times and principal, without using it: an operator's lookup (PROTOCOL.md 3.11). */
+    public static final int DESCRIBE = 0x12;
 
     private static final String[] NAMES = {
         null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
-        "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT",
+        "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT", "PRINCIPAL", "LOGOUT", "DESCRIBE",
     };
 
     private Opcodes() {

@@ -51,6 +51,8 @@ public final class TransportLimits {
     public static final int MAX_NAME_BYTES = 255;
     /** A session id: protocol maximum and default, in bytes (ASCII). */
     public static final int MAX_SESSION_ID_BYTES = 128;
+    /** A session's principal (the user it belongs to): 1..256 bytes of UTF-8, no control character. */
+    public static final int MAX_PRINCIPAL_BYTES = 256;
     /** The message of an error: protocol maximum and default, in UTF-8 bytes. */
     public static final int MAX_ERROR_MESSAGE_BYTES = 4 << 10;
 
@@ -130,6 +132,41 @@ public final class TransportLimits {
                     + " bytes of UTF-8; must be 1.." + MAX_NAME_BYTES);
         }
         return name;
+    }
+
+    /**
+     * Checks a principal: 1..{@value #MAX_PRINCIPAL_BYTES} bytes of UTF-8, no control character, no unpaired
+     * surrogate; returns it. The message never repeats the principal (it names a user).
+     */
+    public static String checkPrincipal(String principal) {
+        Objects.requireNonNull(principal, "principal");
+        int bytes = Utf8.nameLength(principal);
+        if (bytes < 0) {
+            throw new IllegalArgumentException("principal has a control character or an unpaired surrogate at index "
+                    + (-bytes - 1));
+        }
+        if (bytes == 0 || bytes > MAX_PRINCIPAL_BYTES) {
+            throw new IllegalArgumentException("principal is " + bytes + " bytes of UTF-8; must be 1.." + MAX_PRINCIPAL_BYTES);
+        }
+        return principal;
+    }
+
+    /**
+     * A principal from its UTF-8 bytes, checked as {@link #checkPrincipal} checks one.
+     *
+     * @throws MalformedMessageException BAD_REQUEST for bytes that are not such a principal
+     */
+    public static String decodePrincipal(byte[] utf8) {
+        if (utf8.length == 0 || utf8.length > MAX_PRINCIPAL_BYTES) {
+            throw new MalformedMessageException(utf8.length == 0 ? Status.BAD_REQUEST : Status.TOO_LARGE,
+                    "principal of " + utf8.length + " bytes: expected 1.." + MAX_PRINCIPAL_BYTES);
+        }
+        int checked = Utf8.check(utf8, 0, utf8.length, true);
+        if (checked >= 0) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal is not UTF-8 without control characters "
+                    + "(byte " + checked + ")");
+        }
+        return new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Checks a session id against the rules; returns it. The message never repeats the id. */
