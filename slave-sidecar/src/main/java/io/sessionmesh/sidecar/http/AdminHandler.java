@@ -7,7 +7,10 @@ import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
 import io.sessionmesh.wire.placement.GroupMap;
+import io.sessionmesh.sidecar.registry.SessionDirectory;
 import io.sessionmesh.sidecar.service.SidecarService;
+import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.transport.Status;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -34,11 +37,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The operators' endpoint, on its own port: health, figures (JSON and Prometheus text), what is cached for a
  * session (names and sizes, never values), and eviction. With an admin token configured, every call needs
- * {@code Authorization: Bearer <token>} (401 otherwise). Everything here is local and answered at once.
+ * {@code Authorization: Bearer <token>} (401 otherwise). Most calls are local and answered at once; those about
+ * sessions across masters and the registry ({@link SessionDirectory}) answer later, the connection reading nothing
+ * more meanwhile.
  */
 @ChannelHandler.Sharable
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -59,23 +65,55 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (ctx.channel().hasAttr(LAST_REQUEST_READ)) {
             return; // pipelined behind the connection's last request: never executed (the request is released)
         }
-        FullHttpResponse response;
+        CompletableFuture<FullHttpResponse> answer;
         // A request the codec could not read (the rest of the stream is dropped) or whose body was over max-body
         // (skipped, so its content is empty) is answered as such, never acted on with what was left of it.
         boolean decoded = request.decoderResult().isSuccess();
+        String call = request.method() + " " + request.uri();
         try {
-            response = decoded ? handle(request) : undecodable(request);
-        } catch (IllegalArgumentException e) {
-            response = json(HttpResponseStatus.BAD_REQUEST, error("BAD_REQUEST", e.getMessage()));
+            answer = decoded ? handle(request) : CompletableFuture.completedFuture(undecodable(request));
         } catch (RuntimeException e) {
-            log.error("admin {} {} failed", request.method(), request.uri(), e);
-            response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, error("INTERNAL", "admin call failed: " + e));
+            answer = CompletableFuture.failedFuture(e);
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request) && decoded;
         if (!keepAlive) {
             ctx.channel().attr(LAST_REQUEST_READ).set(Boolean.TRUE);
             ctx.channel().config().setAutoRead(false);
         }
+        if (answer.isDone()) {
+            send(ctx, answer.handle((r, e) -> e == null ? r : failed(call, e)).join(), keepAlive);
+            return;
+        }
+        // Calls that ask the masters or the registry answer later: nothing more is read from this connection until
+        // then, so answers still go out in request order.
+        ctx.channel().config().setAutoRead(false);
+        answer.handle((r, e) -> e == null ? r : failed(call, e)).thenAccept(response -> ctx.executor().execute(() -> {
+            send(ctx, response, keepAlive);
+            if (keepAlive) {
+                ctx.channel().config().setAutoRead(true);
+            }
+        }));
+    }
+
+    /** The error answer of a failed call: 400 for bad input, the status of a master's or the registry's refusal. */
+    private static FullHttpResponse failed(String call, Throwable failure) {
+        Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (e instanceof IllegalArgumentException) {
+            return json(HttpResponseStatus.BAD_REQUEST, error("BAD_REQUEST", e.getMessage()));
+        }
+        if (e instanceof SessionDirectory.Refused r) {
+            return json(HttpStatuses.of(r.status()), error(Status.name(r.status()), r.getMessage()));
+        }
+        MasterException m = MasterException.of(e);
+        if (m != null) {
+            return json(HttpStatuses.of(m.status()), error(Status.name(m.status()), m.getMessage()));
+        }
+        log.error("admin {} failed", call, e);
+        return json(HttpResponseStatus.INTERNAL_SERVER_ERROR, error("INTERNAL", "admin call failed: " + e));
+    }
+
+    private static void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
         HttpUtil.setContentLength(response, response.content().readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         if (keepAlive) {
@@ -99,13 +137,64 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx.close();
     }
 
-    private FullHttpResponse handle(FullHttpRequest request) {
+    private CompletableFuture<FullHttpResponse> handle(FullHttpRequest request) {
         if (!authorized(request.headers(), token)) {
-            return unauthorized();
+            return CompletableFuture.completedFuture(unauthorized());
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String path = uri.path();
         HttpMethod method = request.method();
+        SessionDirectory directory = service.directory();
+        if (path.startsWith(PRINCIPALS)) {
+            String[] parts = path.substring(PRINCIPALS.length()).split("/", -1);
+            if (parts.length == 2 && parts[1].equals("logout") && method.equals(HttpMethod.POST)) {
+                return ok(directory.logout(principal(parts[0])));
+            }
+            if (parts.length == 2 && parts[1].equals("sessions") && method.equals(HttpMethod.GET)) {
+                return ok(directory.sessionsOf(principal(parts[0]), limit(uri)));
+            }
+        }
+        if (path.equals("/admin/registry/count") && method.equals(HttpMethod.GET)) {
+            List<String> by = uri.parameters().get("by");
+            return ok(directory.count(by == null ? null : by.get(0), limit(uri)));
+        }
+        if (path.equals("/admin/registry/health") && method.equals(HttpMethod.GET)) {
+            return ok(directory.registryHealth());
+        }
+        if (path.startsWith(REGISTRY_SESSIONS) && method.equals(HttpMethod.GET)) {
+            return ok(directory.lookup(path.substring(REGISTRY_SESSIONS.length())));
+        }
+        return CompletableFuture.completedFuture(local(uri, path, method));
+    }
+
+    private static final String PRINCIPALS = "/admin/principals/";
+    private static final String REGISTRY_SESSIONS = "/admin/registry/sessions/";
+    /** Rows a list or count-by answer gives unless {@code limit} says otherwise. */
+    static final int DEFAULT_LIMIT = 100;
+
+    /** A principal from a path segment, percent-decoded (it may hold any character but controls). */
+    private static String principal(String segment) {
+        return TransportLimits.checkPrincipal(QueryStringDecoder.decodeComponent(segment));
+    }
+
+    private static int limit(QueryStringDecoder uri) {
+        List<String> limit = uri.parameters().get("limit");
+        if (limit == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            return Integer.parseInt(limit.get(0));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("limit=" + limit.get(0) + " is not a number");
+        }
+    }
+
+    private static CompletableFuture<FullHttpResponse> ok(CompletableFuture<Map<String, Object>> body) {
+        return body.thenApply(b -> json(HttpResponseStatus.OK, b));
+    }
+
+    /** The calls answered from this sidecar alone, at once. */
+    private FullHttpResponse local(QueryStringDecoder uri, String path, HttpMethod method) {
         if (path.equals("/admin/health") && method.equals(HttpMethod.GET)) {
             return health();
         }
@@ -132,7 +221,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return json(HttpResponseStatus.OK, Json.write(Map.of("evicted", was ? 1 : 0)));
         }
         return json(HttpResponseStatus.NOT_FOUND, error("NOT_FOUND", "no such admin endpoint: " + method + " " + path
-                + "; see GET /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache"));
+                + "; see GET /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, "
+                + "POST /admin/principals/{principal}/logout, GET /admin/principals/{principal}/sessions, "
+                + "GET /admin/registry/count, /admin/registry/health, /admin/registry/sessions/{id}"));
     }
 
     /** The 401 an admin call without the right token gets. */

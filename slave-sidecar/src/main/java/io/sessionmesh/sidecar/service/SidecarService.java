@@ -15,7 +15,9 @@ import io.sessionmesh.wire.transport.SessionCreated;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
+import io.sessionmesh.registry.RegistryQueries;
 import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.registry.SessionDirectory;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
@@ -52,6 +54,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SidecarService implements SidecarOperations {
     private final MasterRouter router;
+    private volatile SessionDirectory directory;
     private final SectionCache cache;
     private final SidecarMetrics metrics;
     private final Cache<Long, byte[]> schemas;
@@ -69,9 +72,22 @@ public final class SidecarService implements SidecarOperations {
                           Duration staleReadWindow) {
         this.staleReadWindowNanos = staleReadWindow.toNanos();
         this.router = router;
+        this.directory = new SessionDirectory(router, null);
         this.cache = cache;
         this.metrics = metrics;
         this.schemas = Caffeine.newBuilder().maximumSize(schemaCacheSize).executor(Runnable::run).build();
+    }
+
+    /** Operators' questions about sessions across masters and the registry (the admin endpoint's). */
+    public SessionDirectory directory() {
+        return directory;
+    }
+
+    /** Answers the registry's questions from {@code queries} (null: this sidecar has no registry). */
+    public void registry(RegistryQueries queries) {
+        SessionDirectory before = directory;
+        directory = new SessionDirectory(router, queries);
+        before.close();
     }
 
     public SectionCache cache() {
