@@ -1,0 +1,170 @@
+package io.sessionmesh.registry;
+
+import io.sessionmesh.settings.Settings;
+import io.sessionmesh.settings.Units;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where the active-session registry lives and how a master writes to it. Read once at start from {@link Settings}
+ * ({@link #forWriter} for a master, {@link #forQueries} for a sidecar's admin endpoint); the registry is off when
+ * {@code registry-url} is not given. Durations take units (20ms, 2s, 1h, 30d).
+ *
+ * <table>
+ *   <caption>Settings and defaults</caption>
+ *   <tr><th>setting</th><th>default</th><th>range</th><th>meaning</th></tr>
+ *   <tr><td>registry-url</td><td>(none: off)</td><td>jdbc:postgresql:...</td><td>the PostgreSQL database</td></tr>
+ *   <tr><td>registry-user</td><td>{@value #DEFAULT_USER}</td><td></td><td>its user</td></tr>
+ *   <tr><td>registry-password</td><td>(none)</td><td></td><td>its password (a secret: never printed)</td></tr>
+ *   <tr><td>registry-connect-timeout</td><td>2s</td><td>250ms..60s</td><td>longest wait for a connection; a
+ *       database that does not answer within it counts as down</td></tr>
+ *   <tr><td>registry-pool</td><td>{@value #DEFAULT_POOL}</td><td>1..{@value #MAX_POOL}</td><td>connections (a
+ *       master's writer uses one at a time; the other serves retention and a re-sync's second statement)</td></tr>
+ *   <tr><td>registry-buffer</td><td>{@value #DEFAULT_BUFFER}</td><td>{@value #MIN_BUFFER}..{@value #MAX_BUFFER}</td>
+ *       <td>events waiting for the database; one more and the buffer is cleared and a full re-sync from the store
+ *       covers them (about 100 bytes an event)</td></tr>
+ *   <tr><td>registry-batch</td><td>{@value #DEFAULT_BATCH}</td><td>1..{@value #MAX_BATCH}</td><td>events written
+ *       in one statement</td></tr>
+ *   <tr><td>registry-flush</td><td>20ms</td><td>1ms..10s</td><td>longest wait for a first event before a batch is
+ *       written with what there is</td></tr>
+ *   <tr><td>registry-retention</td><td>1h</td><td>1m..30d</td><td>how long rows of ended sessions stay</td></tr>
+ * </table>
+ *
+ * <p>The canonical constructor checks only that values are usable (positive), not the settings' ranges, so tests
+ * can build a tiny buffer or a short retention.
+ *
+ * @param jdbcUrl the database, {@code jdbc:postgresql:...}
+ * @param user its user
+ * @param password its password, empty for none
+ * @param poolSize connections in the pool
+ * @param bufferEvents the most events waiting before the buffer is cleared and a re-sync covers them
+ * @param batchEvents the most events in one statement
+ * @param flushInterval longest wait for a batch's first event
+ * @param retention how long ended sessions' rows stay
+ * @param connectTimeout longest wait for a connection
+ */
+public record RegistryConfig(String jdbcUrl, String user, String password, int poolSize, int bufferEvents,
+                             int batchEvents, Duration flushInterval, Duration retention, Duration connectTimeout) {
+    /** The database user when none is given. */
+    public static final String DEFAULT_USER = "postgres";
+    /** Connections when none are given. */
+    public static final int DEFAULT_POOL = 2;
+    /** More connections than this only wait for each other: one writer thread uses them. */
+    public static final int MAX_POOL = 16;
+    /** Buffered events when not given: at about 100 bytes each, 10 MB. */
+    public static final int DEFAULT_BUFFER = 100_000;
+    /** The smallest buffer the settings accept: below it, a short outage already means a re-sync. */
+    public static final int MIN_BUFFER = 1_000;
+    /** The largest buffer the settings accept: about 1 GB of events. */
+    public static final int MAX_BUFFER = 10_000_000;
+    /** Events in one statement when not given. */
+    public static final int DEFAULT_BATCH = 1_000;
+    /** The most events in one statement: 8 arrays of this length travel as its parameters. */
+    public static final int MAX_BATCH = 10_000;
+    /** Longest wait for a batch's first event when not given. */
+    public static final Duration DEFAULT_FLUSH = Duration.ofMillis(20);
+    /** How long ended rows stay when not given. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofHours(1);
+    /** Longest wait for a connection when not given. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** What every registry URL starts with. */
+    public static final String URL_PREFIX = "jdbc:postgresql:";
+
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&]password=)[^&]*");
+
+    public RegistryConfig {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        Objects.requireNonNull(user, "user");
+        password = password == null ? "" : password;
+        Objects.requireNonNull(flushInterval, "flushInterval");
+        Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        if (!jdbcUrl.startsWith(URL_PREFIX)) {
+            throw new IllegalArgumentException("registry URL " + redact(jdbcUrl) + ": expected " + URL_PREFIX + "...");
+        }
+        if (poolSize < 1 || bufferEvents < 1 || batchEvents < 1) {
+            throw new IllegalArgumentException("pool " + poolSize + ", buffer " + bufferEvents + ", batch " + batchEvents
+                    + ": expected 1 or more each");
+        }
+        if (flushInterval.isNegative() || flushInterval.isZero() || retention.isNegative() || retention.isZero()
+                || connectTimeout.toMillis() < 250) {
+            throw new IllegalArgumentException("flush " + flushInterval + ", retention " + retention + ", connect timeout "
+                    + connectTimeout + ": expected positive durations, the connect timeout 250 ms or more");
+        }
+    }
+
+    /** A master's registry settings, or null when {@code registry-url} is not given (the registry is off). */
+    public static RegistryConfig forWriter(Settings s) {
+        String url = url(s);
+        if (url == null) {
+            return null;
+        }
+        String user = s.string("registry-user", DEFAULT_USER);
+        String password = s.secret("registry-password");
+        Duration connectTimeout = connectTimeout(s);
+        int pool = s.integer("registry-pool", DEFAULT_POOL, 1, MAX_POOL);
+        int buffer = s.integer("registry-buffer", DEFAULT_BUFFER, MIN_BUFFER, MAX_BUFFER);
+        int batch = s.integer("registry-batch", DEFAULT_BATCH, 1, MAX_BATCH);
+        Duration flush = s.duration("registry-flush", DEFAULT_FLUSH, Duration.ofMillis(1), Duration.ofSeconds(10));
+        Duration retention = s.duration("registry-retention", DEFAULT_RETENTION, Duration.ofMinutes(1),
+                Duration.ofDays(30));
+        return new RegistryConfig(url, user, password, pool, buffer, batch, flush, retention, connectTimeout);
+    }
+
+    /**
+     * A sidecar's settings for reading the registry, or null when {@code registry-url} is not given: only the URL,
+     * user, password and connect timeout are read; the rest take their defaults.
+     */
+    public static RegistryConfig forQueries(Settings s) {
+        String url = url(s);
+        if (url == null) {
+            return null;
+        }
+        String user = s.string("registry-user", DEFAULT_USER);
+        String password = s.secret("registry-password");
+        return new RegistryConfig(url, user, password, DEFAULT_POOL, DEFAULT_BUFFER, DEFAULT_BATCH, DEFAULT_FLUSH,
+                DEFAULT_RETENTION, connectTimeout(s));
+    }
+
+    private static String url(Settings s) {
+        if (!s.isSet("registry-url")) {
+            return null;
+        }
+        String url = s.string("registry-url", null);
+        if (!url.startsWith(URL_PREFIX)) {
+            throw s.bad("registry-url", redact(url), "a PostgreSQL JDBC URL, " + URL_PREFIX + "//host:port/database");
+        }
+        s.show("registry-url", redact(url));
+        return url;
+    }
+
+    private static Duration connectTimeout(Settings s) {
+        return s.duration("registry-connect-timeout", DEFAULT_CONNECT_TIMEOUT, Duration.ofMillis(250),
+                Duration.ofSeconds(60));
+    }
+
+    /** The URL with any {@code password=} parameter's value hidden, for messages and logs. */
+    String redactedUrl() {
+        return redact(jdbcUrl);
+    }
+
+    static String redact(String url) {
+        return PASSWORD_PARAMETER.matcher(url).replaceAll("$1(hidden)");
+    }
+
+    /** One line for the start-up log: every field but the password (which shows only whether it is set). */
+    public String describe() {
+        return "registry " + redactedUrl() + " user " + user + (password.isEmpty() ? "" : " (password set)")
+                + ", pool " + poolSize + ", buffer " + bufferEvents + " events, batch " + batchEvents
+                + ", flush " + Units.formatDuration(flushInterval) + ", retention " + Units.formatDuration(retention)
+                + ", connect timeout " + Units.formatDuration(connectTimeout);
+    }
+
+    /** Like {@link #describe()}: the record's generated form would print the password. */
+    @Override
+    public String toString() {
+        return describe();
+    }
+}
