@@ -1,5 +1,6 @@
 package io.sessionmesh.sidecar;
 
+import io.sessionmesh.registry.RegistryQueries;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.embedded.EmbeddedMaster;
@@ -92,6 +93,9 @@ public final class SidecarServer implements AutoCloseable {
         this.router = new MasterRouter(masters, config.vnodes(), pool, masterLoops,
                 new InvalidationHandler(cache, metrics));
         this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());
+        if (config.registry() != null) {
+            service.registry(new RegistryQueries(config.registry()));
+        }
         try {
             router.start();
             api = bind(config.bind(), config.port(), false);
@@ -188,6 +192,7 @@ public final class SidecarServer implements AutoCloseable {
 
     private void shutdown() {
         router.close();
+        service.directory().close();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         adminLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

@@ -3,6 +3,7 @@ package io.sessionmesh.master.config;
 import io.sessionmesh.master.replication.GroupConfig;
 import io.sessionmesh.master.store.MemoryBudget;
 import io.sessionmesh.master.store.StoreLimits;
+import io.sessionmesh.registry.RegistryConfig;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
@@ -52,6 +53,13 @@ import java.util.Map;
  *   <tr><td>raft-transport</td><td>netty (grpc with TLS)</td><td>Ratis's transport between replicas: netty, or grpc (streaming
  *       appends; measured slower here: benchmarks/RESULTS.md 9)</td></tr>
  *   <tr><td>snapshot-every</td><td>{@value #DEFAULT_SNAPSHOT_EVERY}</td><td>log entries between snapshots</td></tr>
+ *   <tr><td>registry-url and the other registry-* settings</td><td>none (no registry)</td><td>the PostgreSQL
+ *       active-session registry this master records its sessions' lifecycle in ({@link RegistryConfig}: user,
+ *       password, pool, buffer, batch, flush, retention, connect-timeout); off the request path, a database that is
+ *       down never fails a session operation</td></tr>
+ *   <tr><td>registry-owner</td><td>the group's name, or the bound host:port</td><td>the name the registry records as
+ *       the holder of this master's sessions: a re-sync ends the active rows of this name its store no longer has, so
+ *       it must be stable across restarts and unique to this master (or group)</td></tr>
  *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid} and {@code master=host:port} there
  *       ({@link ReadyFile}): how a supervisor or a test learns the port</td></tr>
  *   <tr><td>idle-timeout, max-idle-timeout, max-lifetime, max-attribute, max-attributes-per-section,
@@ -92,6 +100,8 @@ public final class MasterConfig {
     private final GroupConfig group;
     private final TlsFiles tls;
     private final int maxHoldersPerPeer;
+    private final RegistryConfig registry;
+    private final String registryOwner;
     private final String description;
 
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
@@ -112,6 +122,8 @@ public final class MasterConfig {
                 c.path("tls-trust", null));
         maxHoldersPerPeer = c.integer("max-holders-per-peer", DEFAULT_MAX_HOLDERS_PER_PEER, 1, 1024);
         group = group(c, port, tls != null);
+        registry = RegistryConfig.forWriter(c);
+        registryOwner = registry == null ? null : c.string("registry-owner", null);
         StoreLimits d = StoreLimits.DEFAULT;
         Duration day = Duration.ofDays(1);
         Duration year = Duration.ofDays(365);
@@ -276,6 +288,19 @@ public final class MasterConfig {
     }
 
     /** Limits for the transport codec, in line with the store's. */
+    /** The active-session registry this master writes to, or null (off). */
+    public RegistryConfig registry() {
+        return registry;
+    }
+
+    /**
+     * The name the registry records as the holder of this master's sessions (a re-sync ends the active rows of this
+     * name that the store no longer has), or null for the default: the group's name, or the bound host:port.
+     */
+    public String registryOwner() {
+        return registryOwner;
+    }
+
     public TransportLimits transportLimits() {
         return TransportLimits.builder()
                 .maxAttributeValueBytes(store.maxAttributeBytes())

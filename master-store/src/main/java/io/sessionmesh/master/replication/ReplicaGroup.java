@@ -71,6 +71,8 @@ public final class ReplicaGroup implements Closeable {
     private final long leaseNanos;
     /** The term this replica leads in once its LEAD entry is applied; -1 when it does not lead. */
     private volatile long ledTerm = -1;
+    /** Run when this replica starts to lead ({@link #onLead}). */
+    private final java.util.List<Runnable> leadHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile long writesOpenNanos;
     private volatile RaftPeerId leader;
     private volatile boolean closed;
@@ -243,6 +245,11 @@ public final class ReplicaGroup implements Closeable {
     /** The cluster map this group applied and the sessions it is handing off (PROTOCOL.md 3.9). */
     public GroupMoves moves() {
         return moves;
+    }
+
+    /** Runs {@code hook} each time this replica starts to lead (its LEAD entry applied), on the applying thread. */
+    public void onLead(Runnable hook) {
+        leadHooks.add(hook);
     }
 
     /** Whether this replica leads and may serve: its LEAD entry is applied and it is still Raft's leader. */
@@ -508,6 +515,13 @@ public final class ReplicaGroup implements Closeable {
             }
             writesOpenNanos = System.nanoTime() + leaseNanos + TimeUnit.MILLISECONDS.toNanos(config.leaseMarginMillis());
             ledTerm = term;
+            for (Runnable hook : leadHooks) {
+                try {
+                    hook.run();
+                } catch (RuntimeException e) {
+                    log.error("a hook on leading group {} failed", config.name(), e);
+                }
+            }
             log.info("replica {} leads group {} in term {}; writes acknowledged from {} ms on", self, config.name(), term,
                     TimeUnit.NANOSECONDS.toMillis(leaseNanos) + config.leaseMarginMillis());
         }

@@ -7,6 +7,8 @@ import io.sessionmesh.master.replication.ReplicaCommand;
 import io.sessionmesh.master.groups.GroupOps;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.registry.RegistryStatus;
+import io.sessionmesh.registry.RegistryWriter;
 import io.sessionmesh.master.store.Ticker;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -60,6 +62,8 @@ public final class MasterServer implements AutoCloseable {
     private final ReplicaGroup group;
     /** Elastic groups on this replica (null for a master on its own). */
     private final GroupOps groupOps;
+    /** The active-session registry's writer, or null when it is off. */
+    private final RegistryWriter registry;
     private volatile boolean closed;
 
     private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
@@ -106,6 +110,7 @@ public final class MasterServer implements AutoCloseable {
         }
         this.group = replica;
         this.groupOps = ops;
+        this.registry = config.registry() == null ? null : startRegistry(config, store, replica, address());
         sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
                 SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -150,6 +155,37 @@ public final class MasterServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the registry's writer (README "The active-session registry"). A replica of a group records only while it
+     * leads, and re-syncs when it starts to lead: events the old leader had not written yet are covered, and the
+     * version guard makes those it had written harmless.
+     */
+    private static RegistryWriter startRegistry(MasterConfig config, SessionStore store, ReplicaGroup replica,
+                                                InetSocketAddress bound) {
+        String owner = config.registryOwner() != null ? config.registryOwner()
+                : replica != null ? "group:" + config.group().name()
+                : bound.getHostString() + ":" + bound.getPort();
+        RegistryWriter writer = new RegistryWriter(config.registry(), owner, store.activeSessions());
+        if (replica == null) {
+            store.recordLifecycle(writer, owner);
+        } else {
+            store.recordLifecycle(event -> {
+                if (replica.leads()) {
+                    writer.record(event);
+                }
+            }, owner);
+            replica.onLead(writer::requestResync);
+        }
+        writer.start();
+        log.info("registry: recording sessions as {} in {}", owner, config.registry().describe());
+        return writer;
+    }
+
+    /** The registry's writer, or null when this master has no registry. */
+    public RegistryWriter registry() {
+        return registry;
+    }
+
     /** This master's replica of its group, or null. */
     public ReplicaGroup group() {
         return group;
@@ -191,6 +227,22 @@ public final class MasterServer implements AutoCloseable {
             stats.put("group_outbox_sessions", (long) group.moves().outboxSize());
             stats.put("group_sessions_handed_off", groupOps.movedSessions());
         }
+        stats.put("registry_enabled", registry == null ? 0L : 1L);
+        if (registry != null) {
+            RegistryStatus r = registry.status();
+            stats.put("registry_degraded", RegistryStatus.UP.equals(r.state()) ? 0L : 1L);
+            stats.put("registry_backlog", r.backlog());
+            stats.put("registry_bound", r.bound());
+            stats.put("registry_written", r.written());
+            stats.put("registry_batches", r.batches());
+            stats.put("registry_resyncs", r.resyncs());
+            stats.put("registry_resync_rows", r.resyncRows());
+            stats.put("registry_resync_covered_events", r.coveredByResync());
+            stats.put("registry_failures", r.failures());
+            stats.put("registry_lag_p50_micros", r.lagSinceStartP50Micros());
+            stats.put("registry_lag_p99_micros", r.lagSinceStartP99Micros());
+            stats.put("registry_lag_max_micros", r.lagSinceStartMaxMicros());
+        }
         return stats;
     }
 
@@ -216,6 +268,9 @@ public final class MasterServer implements AutoCloseable {
         channels.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(graceMillis);
         channels.close().awaitUninterruptibly(graceMillis + 1000);
         sweeper.shutdownNow();
+        if (registry != null) {
+            registry.close();
+        }
         if (groupOps != null) {
             groupOps.close();
         }

@@ -96,6 +96,8 @@ public final class SessionStore {
     private final StoreCounters counters = new StoreCounters();
     /** Where lifecycle events go (the registry), and the owner they name. */
     private volatile StoreLifecycle lifecycle;
+    /** Wall-clock minus ticker milliseconds at start: what turns the store's times into epoch ones for operators. */
+    private final long epochOffset;
     private final Object sweepLock = new Object();
     /**
      * Set for a replica of a group: only the log removes sessions (EXPIRE, DELETE, and writes at their entry's time), so
@@ -107,7 +109,8 @@ public final class SessionStore {
     public SessionStore(StoreLimits limits, Ticker ticker) {
         this.limits = limits;
         this.ticker = ticker;
-        this.lifecycle = new StoreLifecycle(LifecycleSink.NONE, "master");
+        this.epochOffset = System.currentTimeMillis() - ticker.millis();
+        this.lifecycle = new StoreLifecycle(LifecycleSink.NONE, "master", epochOffset);
         this.wheel = new ExpiryWheel(EXPIRY_RESOLUTION_MILLIS, EXPIRY_SLOTS, ticker.millis());
         this.budget = new MemoryBudget(limits.maxStoreBytes(), sessions::size, wheel::removedEntries);
         this.names = new NamePool(limits.maxNames(), budget);
@@ -484,7 +487,7 @@ public final class SessionStore {
         counters.principalChanges.increment();
     }
 
-    /** A session as an operator looks it up, without using it. */
+    /** A session as an operator looks it up, without using it; times in epoch milliseconds. */
     public record Description(long createdAt, long lastAccess, long expiresAt, long idleTimeout, long registryVersion,
                               String principal) {
     }
@@ -499,8 +502,8 @@ public final class SessionStore {
             return null;
         }
         synchronized (session) {
-            return new Description(session.createdAt, session.lastAccess, session.deadline(), session.idleTimeout,
-                    session.registryVersion, session.principal);
+            return new Description(session.createdAt + epochOffset, session.lastAccess + epochOffset,
+                    session.deadline() + epochOffset, session.idleTimeout, session.registryVersion, session.principal);
         }
     }
 
@@ -509,7 +512,7 @@ public final class SessionStore {
      * holder; {@link LifecycleSink#NONE} (the default) turns it off.
      */
     public void recordLifecycle(LifecycleSink sink, String owner) {
-        lifecycle = new StoreLifecycle(sink, owner);
+        lifecycle = new StoreLifecycle(sink, owner, epochOffset);
     }
 
     /** Every live session as the registry's re-sync reads it (weakly consistent). */

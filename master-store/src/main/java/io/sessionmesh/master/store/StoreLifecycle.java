@@ -11,10 +11,13 @@ import io.sessionmesh.registry.LifecycleSink;
 final class StoreLifecycle {
     private final LifecycleSink sink;
     private final String owner;
+    /** Added to the store's ticker times to make epoch milliseconds. */
+    private final long epochOffset;
 
-    StoreLifecycle(LifecycleSink sink, String owner) {
+    StoreLifecycle(LifecycleSink sink, String owner, long epochOffset) {
         this.sink = sink;
         this.owner = owner;
+        this.epochOffset = epochOffset;
     }
 
     boolean isOff() {
@@ -39,6 +42,6 @@ final class StoreLifecycle {
     /** Under the session's monitor. */
     LifecycleEvent event(LifecycleEvent.Kind kind, Session session, long now) {
         return new LifecycleEvent(kind, session.id, session.registryVersion, session.principal, session.host, owner,
-                session.createdAt, now);
+                session.createdAt + epochOffset, now + epochOffset);
     }
 }

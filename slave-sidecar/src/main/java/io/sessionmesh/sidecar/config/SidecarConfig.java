@@ -1,5 +1,6 @@
 package io.sessionmesh.sidecar.config;
 
+import io.sessionmesh.registry.RegistryConfig;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
@@ -28,6 +29,10 @@ import java.util.Map;
  *       (its defaults; sessions live as long as the process)</td></tr>
  *   <tr><td>bind, port</td><td>127.0.0.1, {@value #DEFAULT_PORT}</td><td>the REST API (0: any free port)</td></tr>
  *   <tr><td>admin-bind, admin-port</td><td>127.0.0.1, {@value #DEFAULT_ADMIN_PORT}</td><td>the admin endpoint</td></tr>
+ *   <tr><td>registry-url, registry-user, registry-password, registry-connect-timeout</td><td>none</td><td>the
+ *       PostgreSQL active-session registry the masters write ({@link RegistryConfig}); the admin endpoint's counts and
+ *       lists read it (read-only, a pool of 2). Without it those calls answer 503; logging a principal out everywhere
+ *       and looking a session up on its master work either way</td></tr>
  *   <tr><td>admin-token-file</td><td>none</td><td>a file whose first line is the admin token; then admin calls need
  *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
  *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
@@ -110,6 +115,7 @@ public final class SidecarConfig {
     private final String adminBind;
     private final int adminPort;
     private final String adminToken;
+    private final RegistryConfig registry;
     private final int ioThreads;
     private final int masterIoThreads;
     private final int maxBodyBytes;
@@ -154,6 +160,7 @@ public final class SidecarConfig {
         adminBind = c.string("admin-bind", "127.0.0.1");
         adminPort = c.port("admin-port", DEFAULT_ADMIN_PORT);
         adminToken = adminToken(c, environment);
+        registry = RegistryConfig.forQueries(c);
         if (adminToken == null && !isLoopback(adminBind)) {
             throw new IllegalArgumentException(c.origin("admin-bind") + " = " + adminBind + " is not a loopback address: the "
                     + "admin endpoint would be open to the network; set an admin token (--admin-token-file <file>, or the "
@@ -297,6 +304,11 @@ public final class SidecarConfig {
     }
 
     /** The admin token, or null when admin calls need none. */
+    /** The active-session registry the admin endpoint queries, or null (its registry calls answer 503). */
+    public RegistryConfig registry() {
+        return registry;
+    }
+
     public String adminToken() {
         return adminToken;
     }
