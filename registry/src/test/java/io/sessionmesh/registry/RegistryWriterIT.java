@@ -1,0 +1,192 @@
+package io.sessionmesh.registry;
+
+import io.sessionmesh.registry.RegistryFixtures.FakeStore;
+import io.sessionmesh.registry.RegistryFixtures.Row;
+import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.PostgresServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.sessionmesh.registry.LifecycleEvent.Kind.CREATED;
+import static io.sessionmesh.registry.LifecycleEvent.Kind.DELETED;
+import static io.sessionmesh.registry.LifecycleEvent.Kind.EXPIRED;
+import static io.sessionmesh.registry.LifecycleEvent.Kind.LOGGED_OUT;
+import static io.sessionmesh.registry.LifecycleEvent.Kind.MOVED;
+import static io.sessionmesh.registry.LifecycleEvent.Kind.PRINCIPAL_CHANGED;
+import static io.sessionmesh.registry.RegistryFixtures.awaitCaughtUp;
+import static io.sessionmesh.registry.RegistryFixtures.awaitWritten;
+import static io.sessionmesh.registry.RegistryFixtures.config;
+import static io.sessionmesh.registry.RegistryFixtures.event;
+import static io.sessionmesh.registry.RegistryFixtures.execute;
+import static io.sessionmesh.registry.RegistryFixtures.row;
+import static io.sessionmesh.registry.RegistryFixtures.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The writer against the machine's PostgreSQL, a fresh database per test. */
+class RegistryWriterIT {
+    private static final String OWNER = "master-a";
+
+    private String url;
+    private final FakeStore store = new FakeStore();
+    private RegistryWriter writer;
+
+    @BeforeEach
+    void setUp() {
+        url = PostgresServer.freshDatabase("registry_writer");
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (writer != null) {
+            writer.close();
+        }
+        PostgresServer.dropDatabase(url);
+    }
+
+    private RegistryWriter start(RegistryConfig config) {
+        writer = new RegistryWriter(config, OWNER, store);
+        writer.start();
+        awaitCaughtUp(writer);
+        return writer;
+    }
+
+    private void record(LifecycleEvent e) {
+        writer.record(store.apply(e));
+    }
+
+    @Test
+    void start_emptyDatabase_migratesOnce_secondWriterMigratesNothing() throws Exception {
+        start(config(url));
+        assertEquals(1, historyRows(), "one migration recorded");
+        assertTrue(rows(url).isEmpty());
+        writer.close();
+
+        start(config(url));
+        record(event(CREATED, "s1", 1, "alice", OWNER));
+        awaitWritten(writer, 1);
+        assertEquals(1, historyRows(), "the second writer migrated nothing");
+        assertEquals("active", row(url, "s1").state());
+        RegistryStatus status = writer.status();
+        assertEquals(1, status.resyncs(), "a re-sync at start: " + status);
+        assertEquals(RegistryStatus.UP, status.toMap().get("state"));
+    }
+
+    private long historyRows() throws Exception {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM sm_registry_history WHERE success AND version = '1'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void record_lifecycle_rowFollowsEachStep() throws Exception {
+        start(config(url));
+        record(event(CREATED, "s1", 1, null, OWNER));
+        record(event(CREATED, "s2", 1, "bob", OWNER));
+        record(event(CREATED, "s3", 1, "carol", OWNER));
+        record(event(CREATED, "s4", 1, "dave", OWNER));
+        awaitWritten(writer, 4);
+        Row s1 = row(url, "s1");
+        assertEquals("active", s1.state());
+        assertNull(s1.principal());
+        assertEquals("host-" + ("s1".hashCode() & 3), s1.host());
+        assertEquals(OWNER, s1.owner());
+        assertEquals(Instant.ofEpochMilli(RegistryFixtures.CREATED_AT_MILLIS), s1.createdAt());
+        assertEquals(Instant.ofEpochMilli(RegistryFixtures.CREATED_AT_MILLIS + 1), s1.changedAt());
+        assertNull(s1.endedAt());
+
+        record(event(PRINCIPAL_CHANGED, "s1", 2, "alice", OWNER));
+        record(event(DELETED, "s2", 2, "bob", OWNER));
+        record(event(EXPIRED, "s3", 2, "carol", OWNER));
+        record(event(LOGGED_OUT, "s4", 2, "dave", OWNER));
+        awaitWritten(writer, 8);
+        Map<String, Row> rows = rows(url);
+        assertEquals("alice", rows.get("s1").principal());
+        assertEquals(2, rows.get("s1").version());
+        assertEquals("active", rows.get("s1").state());
+        assertEquals("deleted", rows.get("s2").state());
+        assertEquals("expired", rows.get("s3").state());
+        assertEquals("logged_out", rows.get("s4").state());
+        for (String ended : List.of("s2", "s3", "s4")) {
+            assertEquals(Instant.ofEpochMilli(RegistryFixtures.CREATED_AT_MILLIS + 2), rows.get(ended).endedAt(), ended);
+        }
+        assertTrue(rows.get("s2").recordedAt().isAfter(rows.get("s1").createdAt()));
+    }
+
+    @Test
+    void record_replayAndOldEvents_rowStaysAtNewest() throws Exception {
+        start(config(url));
+        List<LifecycleEvent> history = List.of(event(CREATED, "s1", 1, null, OWNER),
+                event(PRINCIPAL_CHANGED, "s1", 2, "alice", OWNER), event(MOVED, "s1", 3, "alice", "master-b"),
+                event(PRINCIPAL_CHANGED, "s1", 4, "alicia", "master-b"), event(CREATED, "s2", 1, "bob", OWNER),
+                event(DELETED, "s2", 2, "bob", OWNER));
+        history.forEach(this::record);
+        awaitWritten(writer, history.size());
+        Map<String, Row> before = rows(url);
+        assertEquals("s1 active alicia v4", before.get("s1").key());
+        assertEquals("master-b", before.get("s1").owner());
+        assertEquals("s2 deleted bob v2", before.get("s2").key());
+
+        history.forEach(writer::record); // a new leader replaying the log, in one batch or several
+        awaitWritten(writer, 2L * history.size());
+        writer.record(event(CREATED, "s2", 1, "bob", OWNER)); // an old event after the newest
+        writer.record(event(PRINCIPAL_CHANGED, "s1", 2, "mallory", OWNER));
+        awaitWritten(writer, 2L * history.size() + 2);
+        assertEquals(before, rows(url), "replays and old events changed nothing, recorded_at included");
+    }
+
+    @Test
+    void record_manySessionsInOneBatch_collapsedPerSession() throws Exception {
+        start(config(url));
+        List<LifecycleEvent> events = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            String id = "s" + (i % 500);
+            long version = i / 500 + 1;
+            events.add(event(version == 1 ? CREATED : PRINCIPAL_CHANGED, id, version, "user" + version, OWNER));
+        }
+        events.forEach(this::record);
+        awaitWritten(writer, events.size());
+        Map<String, Row> rows = rows(url);
+        assertEquals(500, rows.size());
+        rows.values().forEach(r -> assertEquals("active user6 v6", r.state() + " " + r.principal() + " v" + r.version(),
+                r.sessionId()));
+        RegistryStatus s = writer.status();
+        assertTrue(s.lagSinceStartMaxMicros() > 0 && s.batches() > 0, s.toString());
+    }
+
+    @Test
+    void retention_deletesEndedRowsPastIt_keepsActiveAndRecent() throws Exception {
+        try (var pool = RegistryDataSource.pool(config(url), "migrate-only", false)) {
+            RegistryDataSource.migrate(pool);
+        }
+        execute(url, """
+                INSERT INTO sm_session (session_id, version, state, owner, created_at, changed_at, ended_at) VALUES
+                  ('old-deleted', 2, 'deleted', 'other', now() - interval '3 hours', now() - interval '2 hours',
+                   now() - interval '2 hours'),
+                  ('old-ended', 2, 'ended', 'other', now() - interval '3 hours', now() - interval '2 hours',
+                   now() - interval '2 hours'),
+                  ('recent-expired', 2, 'expired', 'other', now() - interval '3 hours', now() - interval '10 minutes',
+                   now() - interval '10 minutes'),
+                  ('old-active', 1, 'active', 'other', now() - interval '3 hours', now() - interval '3 hours', NULL)
+                """);
+        start(config(url, 100_000, Duration.ofHours(1)));
+        Await.until("retention to delete the old ended rows", RegistryFixtures.WAIT,
+                () -> !rows(url).containsKey("old-deleted") && !rows(url).containsKey("old-ended"));
+        assertEquals(List.of("old-active", "recent-expired"), new ArrayList<>(rows(url).keySet()));
+    }
+}
