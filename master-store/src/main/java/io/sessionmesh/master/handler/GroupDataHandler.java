@@ -130,7 +130,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             // a ring not built yet is built off this loop (Placements); the id is chosen once it is
             CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
                     ? CompletableFuture.completedFuture(null) : Placements.ring(c.placement());
-            String host = PeerIdentity.of(ctx.channel());
+            String host = peerHost(ctx);
             return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle, c.principal(), host), bit,
                             registration.invalidator()))
                     .thenApply(outcome -> {
@@ -181,6 +181,16 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             fence.whenDone(release);
         }
         return done;
+    }
+
+    /** The peer as the registry records the host that created a session: one string per connection, shared. */
+    private String peerHost;
+
+    private String peerHost(ChannelHandlerContext ctx) {
+        if (peerHost == null) {
+            peerHost = PeerIdentity.host(ctx.channel());
+        }
+        return peerHost;
     }
 
     /** Whether the sender's placement is not this group's map (the sender must fetch the map: MOVED). */

@@ -41,6 +41,11 @@ public final class StoreSnapshot {
     private static final int RECORD = 1;
     private static final int RECORD_WITH_IDENTITY = 2;
 
+    /** The host names read so far, shared by the sessions that name them (a handful of peers). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> HOSTS = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Host names shared at most; past it each session keeps its own copy. */
+    private static final int MAX_SHARED_HOSTS = 4096;
+
     private StoreSnapshot() {
     }
 
@@ -195,12 +200,25 @@ public final class StoreSnapshot {
                 in.readFully(host);
                 byte[] principal = new byte[in.readUnsignedShort()];
                 in.readFully(principal);
+                // hosts are few and repeat across sessions: one string each
+                String hostName = host.length == 0 ? null : shared(new String(host, StandardCharsets.UTF_8));
                 identity = new Identity(principal.length == 0 ? null : new String(principal, StandardCharsets.UTF_8),
-                        host.length == 0 ? null : new String(host, StandardCharsets.UTF_8), Math.max(1, version));
+                        hostName, Math.max(1, version));
             }
             return new Record(new String(id, StandardCharsets.UTF_8), created, idleTimeout, hardDeadline, lastAccess,
                     sections.toArray(EncodedSection[]::new), identity);
         }
+    }
+
+    private static String shared(String host) {
+        String known = HOSTS.get(host);
+        if (known != null) {
+            return known;
+        }
+        if (HOSTS.size() < MAX_SHARED_HOSTS) {
+            known = HOSTS.putIfAbsent(host, host);
+        }
+        return known == null ? host : known;
     }
 
     private static void readSchemas(SessionStore store, DataInputStream in) throws IOException {

@@ -19,6 +19,24 @@ public final class PeerIdentity {
     private PeerIdentity() {
     }
 
+    /**
+     * The peer as an operator names its host (what the active-session registry records): the common name of its
+     * certificate's subject with TLS (the whole subject when it has none), its IP address without.
+     */
+    public static String host(Channel channel) {
+        String identity = of(channel);
+        if (identity.startsWith("address ")) {
+            return identity.substring("address ".length());
+        }
+        String subject = identity.substring("cert ".length());
+        for (String part : subject.split(",")) {
+            if (part.startsWith("CN=")) {
+                return part.substring(3);
+            }
+        }
+        return subject;
+    }
+
     /** The identity of the peer of {@code channel}; call once its TLS handshake (if any) is done. */
     public static String of(Channel channel) {
         SslHandler tls = channel.pipeline().get(SslHandler.class);
