@@ -2,6 +2,9 @@ package io.sessionmesh.sidecar.http;
 
 import io.sessionmesh.sidecar.service.SidecarOperations;
 import io.sessionmesh.wire.transport.CreateRequest;
+import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.SessionPrincipal;
+import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
 
 import io.netty.buffer.ByteBufAllocator;
@@ -94,6 +97,20 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
             }
             case TOUCH_SESSION -> {
                 return operations.touch(ApiRoutes.sessionId(path)).thenApply(v -> MessageForms.noContent());
+            }
+            case SET_PRINCIPAL -> {
+                String id = ApiRoutes.sessionId(path);
+                SessionPrincipal body = forms.decode(request, SessionPrincipal.class, id);
+                String principal = body.principal().orElseThrow(() -> new MalformedMessageException(Status.BAD_REQUEST,
+                        "the body has no principal: PUT sets one, DELETE clears it"));
+                return operations.setPrincipal(id, principal).thenApply(v -> MessageForms.noContent());
+            }
+            case CLEAR_PRINCIPAL -> {
+                return operations.setPrincipal(ApiRoutes.sessionId(path), null).thenApply(v -> MessageForms.noContent());
+            }
+            case GET_PRINCIPAL -> {
+                return operations.principal(ApiRoutes.sessionId(path))
+                        .thenApply(p -> forms.answer(HttpResponseStatus.OK, p, binaryAnswer));
             }
             case PUBLISH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);

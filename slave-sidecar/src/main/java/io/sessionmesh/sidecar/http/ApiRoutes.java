@@ -22,12 +22,16 @@ import java.util.List;
  */
 final class ApiRoutes {
     /** What a request calls. */
-    enum Route { CREATE_SESSION, READ_SESSION, WRITE_SESSION, DELETE_SESSION, TOUCH_SESSION, PUBLISH_SCHEMA, FETCH_SCHEMA }
+    enum Route {
+        CREATE_SESSION, READ_SESSION, WRITE_SESSION, DELETE_SESSION, TOUCH_SESSION, SET_PRINCIPAL, CLEAR_PRINCIPAL,
+        GET_PRINCIPAL, PUBLISH_SCHEMA, FETCH_SCHEMA
+    }
 
     private static final String API = "/v1/";
     private static final String SESSIONS = "/v1/sessions";
     private static final String SESSION = "/v1/sessions/";
     private static final String TOUCH = "/touch";
+    private static final String PRINCIPAL = "/principal";
     private static final String SCHEMA = "/v1/schemas/";
     private static final int MAX_UID_DIGITS = 16;
 
@@ -65,6 +69,17 @@ final class ApiRoutes {
                 }
                 sessionId(path);
                 throw new MethodNotAllowed(method, path, HttpMethod.POST.name());
+            }
+            if (path.length() == idEnd + PRINCIPAL.length() && path.startsWith(PRINCIPAL, idEnd)) {
+                if (method.equals(HttpMethod.GET)) {
+                    return Route.GET_PRINCIPAL;
+                } else if (method.equals(HttpMethod.PUT)) {
+                    return Route.SET_PRINCIPAL;
+                } else if (method.equals(HttpMethod.DELETE)) {
+                    return Route.CLEAR_PRINCIPAL;
+                }
+                sessionId(path);
+                throw new MethodNotAllowed(method, path, "GET, PUT, DELETE");
             }
             sessionId(path);
         } else if (path.equals(SESSIONS)) {

@@ -5,6 +5,7 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.wire.transport.TransportMessage;
@@ -69,15 +70,17 @@ final class MessageForms {
     /**
      * A message from the body, in the form its Content-Type names.
      *
-     * @param urlSessionId the session of the path, for a write: the JSON body may leave it out, the binary one must
-     *     name the same; null for other messages
+     * @param urlSessionId the session of the path, for a write or a principal: the JSON body may leave it out, the
+     *     binary one must name the same; null for other messages
      */
     <T extends TransportMessage> T decode(FullHttpRequest request, Class<T> type, String urlSessionId) {
         ByteBuf body = request.content();
         String contentType = mediaType(request);
         if (contentType.equals(BINARY)) {
             T m = binary.decode(nio(body), type);
-            if (m instanceof WriteRequest w && !w.sessionId().equals(urlSessionId)) {
+            String bodyId = m instanceof WriteRequest w ? w.sessionId()
+                    : m instanceof SessionPrincipal p ? p.sessionId() : null;
+            if (bodyId != null && !bodyId.equals(urlSessionId)) {
                 throw new MalformedMessageException(Status.BAD_REQUEST, "the body names another session than the path");
             }
             return m;

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class SidecarMetrics {
     /** Operations counted. */
-    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH }
+    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL }
 
     private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(10);
 

@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.service;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 
@@ -36,6 +37,15 @@ public interface SidecarOperations {
 
     /** Deletes the session. */
     CompletableFuture<Void> delete(String sessionId);
+
+    /**
+     * Sets the session's principal, or clears it ({@code principal} null), on the session's master. Never touches the
+     * section cache: the principal is not a section.
+     */
+    CompletableFuture<Void> setPrincipal(String sessionId, String principal);
+
+    /** The session's principal, or none, as its master holds it (the session is not used: its idle time goes on). */
+    CompletableFuture<SessionPrincipal> principal(String sessionId);
 
     /** Stores a one-nio schema under its uid. */
     CompletableFuture<Void> publishSchema(long uid, byte[] schema);

@@ -12,6 +12,7 @@ import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
@@ -107,7 +108,9 @@ public final class SidecarService implements SidecarOperations {
     public CompletableFuture<SessionCreated> create(CreateRequest request) {
         metrics.request(Op.CREATE);
         Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
-        return timed(router.create(creates.getAndIncrement(), (c, placement) -> c.create(idle, placement)))
+        String principal = request.principal().orElse(null);
+        return timed(router.create(creates.getAndIncrement(),
+                        (c, placement) -> c.send(new MasterRequest.Create(idle, placement, principal))))
                 .thenApply(c -> new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
     }
 
@@ -259,6 +262,35 @@ public final class SidecarService implements SidecarOperations {
             }
             return null;
         });
+    }
+
+    /** Routed as DELETE and TOUCH are (MOVED, MOVING, NOT_LEADER alike); the cache is left alone, even on NOT_FOUND. */
+    @Override
+    public CompletableFuture<Void> setPrincipal(String sessionId, String principal) {
+        metrics.request(Op.PRINCIPAL);
+        return timed(router.call(sessionId, c -> c.send(new MasterRequest.SetPrincipal(sessionId, principal))))
+                .handle((r, error) -> {
+                    if (error != null) {
+                        throw unwrapped(error);
+                    }
+                    return null;
+                });
+    }
+
+    /** DESCRIBE on the session's master, routed as {@link #setPrincipal} is; only the principal is passed on. */
+    @Override
+    public CompletableFuture<SessionPrincipal> principal(String sessionId) {
+        metrics.request(Op.PRINCIPAL);
+        return timed(router.call(sessionId, c -> c.send(new MasterRequest.Describe(sessionId)))).handle((r, error) -> {
+            if (error != null) {
+                throw unwrapped(error);
+            }
+            return new SessionPrincipal(sessionId, r.value().principal());
+        });
+    }
+
+    private static CompletionException unwrapped(Throwable error) {
+        return new CompletionException(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
     }
 
     /** Stores a one-nio schema on the master its uid places it on. */

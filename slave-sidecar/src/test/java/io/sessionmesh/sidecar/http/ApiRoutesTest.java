@@ -31,6 +31,9 @@ class ApiRoutesTest {
         "PATCH, /v1/sessions/abc, WRITE_SESSION",
         "DELETE, /v1/sessions/abc, DELETE_SESSION",
         "POST, /v1/sessions/abc/touch, TOUCH_SESSION",
+        "PUT, /v1/sessions/abc/principal, SET_PRINCIPAL",
+        "DELETE, /v1/sessions/abc/principal, CLEAR_PRINCIPAL",
+        "GET, /v1/sessions/abc/principal, GET_PRINCIPAL",
         "PUT, /v1/schemas/ff, PUBLISH_SCHEMA",
         "GET, /v1/schemas/ff, FETCH_SCHEMA",
     })
@@ -47,7 +50,7 @@ class ApiRoutesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"/v1/", "/v1/sessionsX", "/v1/schemas", "/v1/schemas/ff/x", "/v1/sessions/abc/",
-        "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch"})
+        "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch", "/v1/sessions/abc/principal/", "/v1/sessions/abc/principals"})
     void match_unknownPathUnderV1_isNotFound(String path) {
         ApiRoutes.NotFound e = assertThrows(ApiRoutes.NotFound.class, () -> ApiRoutes.match(HttpMethod.GET, path));
         assertEquals("no such endpoint: GET " + path, e.getMessage());
@@ -59,6 +62,8 @@ class ApiRoutesTest {
         "PUT    | /v1/sessions/abc       | GET, PATCH, DELETE",
         "POST   | /v1/sessions/abc       | GET, PATCH, DELETE",
         "GET    | /v1/sessions/abc/touch | POST",
+        "POST   | /v1/sessions/abc/principal | GET, PUT, DELETE",
+        "PATCH  | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "DELETE | /v1/schemas/ff         | GET, PUT",
     })
     void match_wrongMethod_isMethodNotAllowedWithTheRoutesMethods(String method, String path, String allow) {
@@ -72,6 +77,7 @@ class ApiRoutesTest {
     @CsvSource(delimiter = '|', value = {
         "PUT | /v1/sessions/bad id",
         "GET | /v1/sessions/bad id/touch",
+        "POST | /v1/sessions/bad id/principal",
         "GET | /v1/sessions/bad id/other",
         "GET | /v1/sessions//touch",
         "PATCH | /v1/schemas/xyz",
@@ -143,7 +149,7 @@ class ApiRoutesTest {
      */
     @Test
     void match_everyPathAndMethod_agreesWithTheSplitBasedRouterItReplaced() {
-        String[] tokens = {"", "v1", "sessions", "schemas", "abc", "touch", "ff", "bad id", "x".repeat(129)};
+        String[] tokens = {"", "v1", "sessions", "schemas", "abc", "touch", "principal", "ff", "bad id", "x".repeat(129)};
         List<String> paths = new ArrayList<>(List.of(""));
         segments(new ArrayList<>(), tokens, 5, paths);
         int compared = 0;
@@ -195,7 +201,7 @@ class ApiRoutesTest {
         return ((MalformedMessageException) e).status() + " " + e.getMessage();
     }
 
-    /** The router of ApiHandler before it was cut up (commit fabbbd9), with its checks, as it was. */
+    /** The router of ApiHandler before it was cut up (commit fabbbd9), with its checks, as it was; and the principal routes. */
     private static String before(HttpMethod method, String path) {
         try {
             String[] parts = path.split("/", -1);
@@ -221,6 +227,16 @@ class ApiRoutesTest {
                 if (parts.length == 5 && parts[4].equals("touch")) {
                     requireMethod(method, path, HttpMethod.POST);
                     return "TOUCH_SESSION " + id;
+                }
+                if (parts.length == 5 && parts[4].equals("principal")) { // added with the principal routes
+                    if (method.equals(HttpMethod.GET)) {
+                        return "GET_PRINCIPAL " + id;
+                    } else if (method.equals(HttpMethod.PUT)) {
+                        return "SET_PRINCIPAL " + id;
+                    } else if (method.equals(HttpMethod.DELETE)) {
+                        return "CLEAR_PRINCIPAL " + id;
+                    }
+                    throw new ApiRoutes.MethodNotAllowed(method, path, "GET, PUT, DELETE");
                 }
             } else if (parts[2].equals("schemas") && parts.length == 4) {
                 long uid = oldUid(parts[3]);

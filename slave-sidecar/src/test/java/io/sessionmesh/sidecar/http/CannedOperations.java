@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.sidecar.service.SidecarOperations;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 
@@ -45,7 +46,7 @@ final class CannedOperations implements SidecarOperations {
 
     @Override
     public CompletableFuture<SessionCreated> create(CreateRequest request) {
-        return next("create " + request.idleTimeoutSeconds(), request);
+        return next("create " + request.idleTimeoutSeconds() + request.principal().map(p -> " " + p).orElse(""), request);
     }
 
     @Override
@@ -66,6 +67,16 @@ final class CannedOperations implements SidecarOperations {
     @Override
     public CompletableFuture<Void> delete(String sessionId) {
         return next("delete " + sessionId, sessionId);
+    }
+
+    @Override
+    public CompletableFuture<Void> setPrincipal(String sessionId, String principal) {
+        return next("setPrincipal " + sessionId + " " + principal, principal);
+    }
+
+    @Override
+    public CompletableFuture<SessionPrincipal> principal(String sessionId) {
+        return next("principal " + sessionId, sessionId);
     }
 
     @Override

@@ -50,7 +50,8 @@ final class BinaryReader {
         this.limits = limits;
     }
 
-    TransportMessage readBody() {
+    /** @param principalFlag whether the header has {@link BinaryTransportCodec#FLAG_PRINCIPAL} (CREATE_REQUEST only) */
+    TransportMessage readBody(boolean principalFlag) {
         switch (type) {
             case MessageTypes.READ_REQUEST:
                 return ReadRequest.trusted(readSessionId(), readNames("section", true, limits.maxSectionsPerMessage(), null));
@@ -61,15 +62,40 @@ final class BinaryReader {
             case MessageTypes.WRITE_RESULT:
                 return readWriteResult();
             case MessageTypes.CREATE_REQUEST:
-                return new CreateRequest(readTimeout("idle timeout"));
+                long idle = readTimeout("idle timeout");
+                return new CreateRequest(idle, principalFlag ? readPrincipal(false) : null);
             case MessageTypes.SESSION_CREATED:
                 return new SessionCreated(readSessionId(), readVersion("idle timeout"), readVersion("max lifetime"));
+            case MessageTypes.SESSION_PRINCIPAL:
+                return new SessionPrincipal(readSessionId(), readPrincipal(true));
             default:
                 return readError();
         }
     }
 
-    /** Bytes of the body not read by {@link #readBody()}. */
+    /**
+     * A principal: a string of 1..{@value TransportLimits#MAX_PRINCIPAL_BYTES} bytes of UTF-8 without control
+     * characters; with {@code orNone}, length 0 is none (null). One encoding each: none has only the one form.
+     * Messages never repeat the principal.
+     */
+    private String readPrincipal(boolean orNone) {
+        int len = readLength("principal length", TransportLimits.MAX_PRINCIPAL_BYTES);
+        if (len == 0) {
+            if (orNone) {
+                return null;
+            }
+            throw bad(pos - 1, "principal", "empty (the flag says there is one)");
+        }
+        int check = Utf8.check(b, pos, len, true);
+        if (check >= 0) {
+            throw bad(check, "principal", "invalid UTF-8 or control character");
+        }
+        String principal = Utf8.decode(b, pos, len, check == Utf8.ASCII);
+        pos += len;
+        return principal;
+    }
+
+    /** Bytes of the body not read by {@link #readBody}. */
     int remaining() {
         return end - pos;
     }

@@ -15,7 +15,7 @@ import java.util.Objects;
  *  0        4         5        6        7                 11
  *  +--------+---------+--------+--------+-----------------+----------------------+
  *  | magic  | version | type   | flags  | body length     | body                 |
- *  | "SMTM" | 1       | 1..5   | 0      | uint32, BE      | (body length bytes)  |
+ *  | "SMTM" | 1       | 1..8   | flags  | uint32, BE      | (body length bytes)  |
  *  +--------+---------+--------+--------+-----------------+----------------------+
  * </pre>
  *
@@ -40,8 +40,14 @@ public final class BinaryTransportCodec {
      * Without it, bytes after the last field are {@link Status#BAD_REQUEST}.
      */
     public static final int FLAG_TRAILER = 0x10;
-    /** Flags a reader must understand: an unknown one is {@link Status#UNSUPPORTED_VERSION}. Version 1 defines none. */
+    /** Flags a reader must understand: an unknown one is {@link Status#UNSUPPORTED_VERSION}. */
     public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
+    /**
+     * Must-understand flag, CREATE_REQUEST only: the body ends with the session's principal (a string of 1..256 bytes).
+     * Must-understand rather than a trailer because a reader that skipped it would make a session with no principal,
+     * which "log out everywhere" would then miss (PROTOCOL.md 2.5). On any other type it is UNSUPPORTED_VERSION.
+     */
+    public static final int FLAG_PRINCIPAL = 0x01;
 
     private static final int VERSION_OFFSET = 4;
     private static final int TYPE_OFFSET = 5;
@@ -115,7 +121,7 @@ public final class BinaryTransportCodec {
         putInt(b, off, MAGIC);
         b[off + VERSION_OFFSET] = VERSION;
         b[off + TYPE_OFFSET] = (byte) message.type();
-        b[off + FLAGS_OFFSET] = 0;
+        b[off + FLAGS_OFFSET] = (byte) BinaryWriter.flags(message);
         putInt(b, off + LENGTH_OFFSET, body);
         int end = BinaryWriter.writeBody(message, b, off + HEADER_BYTES);
         assert end == off + HEADER_BYTES + body : "sized " + body + ", wrote " + (end - off - HEADER_BYTES);
@@ -305,7 +311,7 @@ public final class BinaryTransportCodec {
                             : " but " + (len - HEADER_BYTES - body) + " bytes follow the message (trailing garbage)"));
         }
         BinaryReader reader = new BinaryReader(b, off, off + HEADER_BYTES, off + len, type, limits);
-        TransportMessage m = reader.readBody();
+        TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0);
         if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {
             throw new MalformedMessageException(Status.BAD_REQUEST, MessageTypes.name(type) + ": " + reader.remaining()
                     + " bytes after the last field at offset " + reader.offset() + ", and no trailer flag");
@@ -331,9 +337,11 @@ public final class BinaryTransportCodec {
                     + TYPE_OFFSET + " is unknown to this peer (format version " + VERSION + ")");
         }
         int flags = b[off + FLAGS_OFFSET] & 0xFF;
-        if ((flags & MUST_UNDERSTAND_FLAGS) != 0) {
+        int unknown = flags & MUST_UNDERSTAND_FLAGS & ~(type == MessageTypes.CREATE_REQUEST ? FLAG_PRINCIPAL : 0);
+        if (unknown != 0) {
             throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, String.format(
-                    "must-understand flags 0x%02X at offset %d are unknown to this peer", flags & MUST_UNDERSTAND_FLAGS, FLAGS_OFFSET));
+                    "must-understand flags 0x%02X at offset %d are unknown to this peer on %s", unknown, FLAGS_OFFSET,
+                    MessageTypes.name(type)));
         }
         long body = getInt(b, off + LENGTH_OFFSET) & 0xFFFFFFFFL;
         if (body > limits.maxMessageBytes() - HEADER_BYTES) {

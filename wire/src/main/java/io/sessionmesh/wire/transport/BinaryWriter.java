@@ -36,9 +36,11 @@ final class BinaryWriter {
                 size += nameSize(e.getKey(), limits) + varintSize(e.getValue());
             }
         } else if (m instanceof CreateRequest c) {
-            size = varintSize(c.idleTimeoutSeconds());
+            size = varintSize(c.idleTimeoutSeconds()) + (c.principalOrNull() == null ? 0 : principalSize(c.principalOrNull()));
         } else if (m instanceof SessionCreated c) {
             size = sessionIdSize(c.sessionId(), limits) + varintSize(c.idleTimeoutSeconds()) + varintSize(c.maxLifetimeSeconds());
+        } else if (m instanceof SessionPrincipal p) {
+            size = sessionIdSize(p.sessionId(), limits) + (p.principalOrNull() == null ? 1 : principalSize(p.principalOrNull()));
         } else {
             ErrorMessage e = (ErrorMessage) m;
             int len = Utf8.textLength(e.message());
@@ -53,6 +55,16 @@ final class BinaryWriter {
                     + " bytes is above the limit of " + limits.maxMessageBytes());
         }
         return (int) size;
+    }
+
+    /** The header flags of {@code m}: {@link BinaryTransportCodec#FLAG_PRINCIPAL} for a CREATE_REQUEST with a principal. */
+    static int flags(TransportMessage m) {
+        return m instanceof CreateRequest c && c.principalOrNull() != null ? BinaryTransportCodec.FLAG_PRINCIPAL : 0;
+    }
+
+    private static int principalSize(String principal) {
+        int len = Utf8.textLength(principal); // the model has checked it: 1..256 bytes
+        return varintSize(len) + len;
     }
 
     private static long attributesSize(Map<String, byte[]> attributes, TransportLimits limits) {
@@ -141,10 +153,20 @@ final class BinaryWriter {
             }
         } else if (m instanceof CreateRequest c) {
             pos = writeVarint(c.idleTimeoutSeconds(), b, pos);
+            if (c.principalOrNull() != null) {
+                pos = writeString(c.principalOrNull(), b, pos); // flagged FLAG_PRINCIPAL in the header
+            }
         } else if (m instanceof SessionCreated c) {
             pos = writeAscii(c.sessionId(), b, pos);
             pos = writeVarint(c.idleTimeoutSeconds(), b, pos);
             pos = writeVarint(c.maxLifetimeSeconds(), b, pos);
+        } else if (m instanceof SessionPrincipal p) {
+            pos = writeAscii(p.sessionId(), b, pos);
+            if (p.principalOrNull() == null) {
+                b[pos++] = 0; // length 0: none
+            } else {
+                pos = writeString(p.principalOrNull(), b, pos);
+            }
         } else {
             ErrorMessage e = (ErrorMessage) m;
             b[pos++] = (byte) e.status();

@@ -46,6 +46,7 @@ final class JsonReader {
             case MessageTypes.ERROR -> readError();
             case MessageTypes.CREATE_REQUEST -> readCreateRequest();
             case MessageTypes.SESSION_CREATED -> readSessionCreated();
+            case MessageTypes.SESSION_PRINCIPAL -> readSessionPrincipal();
             default -> readSessionMessage();
         };
         JsonToken after = p.nextToken();
@@ -90,17 +91,73 @@ final class JsonReader {
 
     private CreateRequest readCreateRequest() throws IOException {
         long idle = -1;
+        boolean principalSeen = false;
+        String principal = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
             if (field.equals("idleTimeoutSeconds")) {
                 checkOnce(idle == -1, field);
                 idle = timeout(field);
+            } else if (field.equals("principal")) {
+                checkOnce(!principalSeen, field);
+                principalSeen = true;
+                principal = principal(field);
             } else {
                 throw unknownField(field);
             }
         }
-        return idle <= 0 ? CreateRequest.DEFAULT : new CreateRequest(idle);
+        if (principal == null) {
+            return idle <= 0 ? CreateRequest.DEFAULT : new CreateRequest(idle);
+        }
+        return new CreateRequest(Math.max(idle, 0), principal);
+    }
+
+    /** {"id": ..., "principal": ...}: the id may be left out under a URL's; the principal left out or null is none. */
+    private SessionPrincipal readSessionPrincipal() throws IOException {
+        String id = null;
+        boolean principalSeen = false;
+        String principal = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (field.equals("id")) {
+                checkOnce(id == null, field);
+                id = sessionId();
+            } else if (field.equals("principal")) {
+                checkOnce(!principalSeen, field);
+                principalSeen = true;
+                principal = principal(field);
+            } else {
+                throw unknownField(field);
+            }
+        }
+        if (urlSessionId != null) {
+            if (id != null && !id.equals(urlSessionId)) {
+                throw bad("id", "names another session than the URL"); // neither id is repeated: they are secrets
+            }
+            id = urlSessionId;
+        } else if (id == null) {
+            throw bad("id", "missing");
+        }
+        return new SessionPrincipal(id, principal);
+    }
+
+    /** A principal (TransportLimits.checkPrincipal's rules), or null for JSON null; the message never repeats it. */
+    private String principal(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        String principal = string(field);
+        int bytes = Utf8.nameLength(principal);
+        if (bytes > TransportLimits.MAX_PRINCIPAL_BYTES) {
+            throw tooLarge(field, bytes + " bytes of UTF-8 is above the limit of " + TransportLimits.MAX_PRINCIPAL_BYTES);
+        }
+        try {
+            return TransportLimits.checkPrincipal(principal);
+        } catch (IllegalArgumentException e) {
+            throw bad(field, e.getMessage());
+        }
     }
 
     private SessionCreated readSessionCreated() throws IOException {

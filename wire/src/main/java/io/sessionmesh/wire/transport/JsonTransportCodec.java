@@ -121,6 +121,14 @@ public final class JsonTransportCodec {
             g.writeStringField("message", e.message());
         } else if (m instanceof CreateRequest c) {
             g.writeNumberField("idleTimeoutSeconds", c.idleTimeoutSeconds());
+            if (c.principalOrNull() != null) {
+                g.writeStringField("principal", c.principalOrNull());
+            }
+        } else if (m instanceof SessionPrincipal sp) {
+            g.writeStringField("id", sp.sessionId());
+            if (sp.principalOrNull() != null) {
+                g.writeStringField("principal", sp.principalOrNull());
+            }
         } else if (m instanceof SessionCreated c) {
             g.writeStringField("id", c.sessionId());
             g.writeNumberField("idleTimeoutSeconds", c.idleTimeoutSeconds());

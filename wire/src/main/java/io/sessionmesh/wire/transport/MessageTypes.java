@@ -21,16 +21,18 @@ public final class MessageTypes {
     public static final int CREATE_REQUEST = 6;
     /** {@link SessionCreated}: the new session's id and timeouts. */
     public static final int SESSION_CREATED = 7;
+    /** {@link SessionPrincipal}: a session's principal, or none (the body of PUT and the answer of GET on its path). */
+    public static final int SESSION_PRINCIPAL = 8;
 
     private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR",
-        "CREATE_REQUEST", "SESSION_CREATED"};
+        "CREATE_REQUEST", "SESSION_CREATED", "SESSION_PRINCIPAL"};
 
     private MessageTypes() {
     }
 
     /** Whether this version of the protocol defines the type. */
     public static boolean isKnown(int type) {
-        return type >= READ_REQUEST && type <= SESSION_CREATED;
+        return type >= READ_REQUEST && type <= SESSION_PRINCIPAL;
     }
 
     /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
@@ -49,6 +51,8 @@ public final class MessageTypes {
             return CREATE_REQUEST;
         } else if (type == SessionCreated.class) {
             return SESSION_CREATED;
+        } else if (type == SessionPrincipal.class) {
+            return SESSION_PRINCIPAL;
         }
         return 0;
     }

@@ -304,7 +304,7 @@ class BinaryMalformedInputTest {
     @Test
     void decode_unknownTypeOrMustUnderstandFlag_unsupportedVersion() {
         byte[] valid = codec.encode(BinaryTransportCodecTest.exampleReadRequest());
-        for (int t : new int[] {0, MessageTypes.SESSION_CREATED + 1, 0xFF}) {
+        for (int t : new int[] {0, MessageTypes.SESSION_PRINCIPAL + 1, 0xFF}) {
             byte[] b = valid.clone();
             b[5] = (byte) t;
             assertTrue(fails(Status.UNSUPPORTED_VERSION, b).getMessage().contains("message type " + t));

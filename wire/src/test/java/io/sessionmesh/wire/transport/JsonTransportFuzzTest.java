@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JsonTransportFuzzTest {
     static final List<Class<? extends TransportMessage>> TYPES = List.of(ReadRequest.class, ReadResult.class,
-            WriteRequest.class, WriteResult.class, ErrorMessage.class, CreateRequest.class, SessionCreated.class);
+            WriteRequest.class, WriteResult.class, ErrorMessage.class, CreateRequest.class, SessionCreated.class,
+            SessionPrincipal.class);
     private static final Set<Integer> STATUSES = Set.of(Status.BAD_REQUEST, Status.TOO_LARGE);
     private static final String URL_ID = "Ab3_x-9";
     private final JsonTransportCodec json = new JsonTransportCodec();
