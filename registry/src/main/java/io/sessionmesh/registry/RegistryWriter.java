@@ -208,6 +208,12 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
                     log.info("registry schema ready ({} migrations applied)", ran);
                 }
                 if (!closing && resyncNeeded.get()) {
+                    // The batch in hand is older than anything the re-sync reads: written first, so that the re-sync
+                    // ends what it leaves active (a row written after the re-sync's start would stay active even
+                    // when the event that ended its session was among those the overflow cleared).
+                    if (!pending.isEmpty()) {
+                        write(pending);
+                    }
                     resync();
                 }
                 if (pending.isEmpty()) {

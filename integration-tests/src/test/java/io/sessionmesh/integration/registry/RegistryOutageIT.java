@@ -113,11 +113,13 @@ class RegistryOutageIT {
                 String id = e.getKey();
                 Expected x = e.getValue();
                 RegistryRows.Row row = rows.get(id);
-                assertTrue(row != null, "no row for " + id);
                 if (x.deleted) {
-                    assertTrue(row.state().equals("deleted") || row.state().equals("ended"), id + ": " + row);
+                    // a session that lived and died within an overflowed outage has no row: the re-sync that covered
+                    // its events found it gone (counted in registry_resync_covered_events); any row it has is ended
+                    assertTrue(row == null || row.state().equals("deleted") || row.state().equals("ended"), id + ": " + row);
                     continue;
                 }
+                assertTrue(row != null, "no row for the live session " + id);
                 live++;
                 HttpResponse<String> d = LogoutEverywhereIT.call("GET", admin.resolve("/admin/registry/sessions/" + id), null);
                 assertEquals(200, d.statusCode(), d.body());

@@ -15,9 +15,17 @@ public final class ConnectionRegistration {
     private Holder holder;
     private Invalidator invalidator;
     private PushTable pushes;
+    /** Tells every holder, this connection's own included: for changes its cache cannot know of (LOGOUT). */
+    private final Invalidator everyone;
 
     public ConnectionRegistration(HolderRegistry holders) {
         this.invalidator = holders.invalidatorFor(null);
+        this.everyone = invalidator;
+    }
+
+    /** The invalidator that tells every holder, this connection's own included. */
+    Invalidator everyone() {
+        return everyone;
     }
 
     /** The cache's holder, or null for an anonymous client. */

@@ -116,7 +116,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
             return MasterAnswer.Bytes.empty(Opcodes.PRINCIPAL, id);
         }
         if (request instanceof MasterRequest.Logout l) {
-            SessionStore.LoggedOut out = store.logout(l.principal(), 0, registration.invalidator());
+            SessionStore.LoggedOut out = store.logout(l.principal(), 0, registration.everyone());
             return fenced(new MasterAnswer.LoggedOut(id, out.sessions()), out.fence());
         }
         if (request instanceof MasterRequest.Describe d) {

@@ -144,7 +144,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Logout l) {
             // bit 0: the sender's own cache is told too, since it does not know which sessions went
-            return group.propose(new ReplicaCommand.Logout(l.principal()), 0, registration.invalidator())
+            return group.propose(new ReplicaCommand.Logout(l.principal()), 0, registration.everyone())
                     .thenCompose(outcome -> {
                         SessionStore.LoggedOut out = (SessionStore.LoggedOut) outcome;
                         return acknowledged(out.fence(), new MasterAnswer.LoggedOut(id, out.sessions()));
