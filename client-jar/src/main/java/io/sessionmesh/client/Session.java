@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A user's shared session, as this request sees it: the sections read so far (in one batch when named up front,
@@ -28,6 +29,11 @@ public final class Session {
      * empty (version 0) without a call. A login that fills a dozen sections makes no read at all.
      */
     private boolean justCreated;
+    /**
+     * The principal as last known: from creation, a set or clear here, or one GET; null while unknown. Another
+     * process may change it meanwhile: a session object lives for one request, so one fetch a request is enough.
+     */
+    private Optional<String> principal;
 
     Session(SessionMeshClient client, String id) {
         this.client = client;
@@ -67,10 +73,51 @@ public final class Session {
         return this;
     }
 
-    /** Marks a session this client has just created: see {@link #justCreated}. */
-    Session created() {
+    /** Marks a session this client has just created, with its principal (null: none): see {@link #justCreated}. */
+    Session created(String principal) {
         justCreated = true;
+        this.principal = Optional.ofNullable(principal);
         return this;
+    }
+
+    /**
+     * The user this session belongs to, or empty for no one: known from its creation or a set or clear through this
+     * object, else read from the sidecar once (one call) and kept.
+     *
+     * @throws SessionNotFoundException if the session is unknown, deleted or expired
+     */
+    public Optional<String> principal() {
+        checkLive();
+        if (principal == null) {
+            principal = client.api().principal(id).principal();
+        }
+        return principal;
+    }
+
+    /**
+     * Sets the user this session belongs to, at once: one call now, not deferred to {@link #save()} (a principal is
+     * not a section: "log out everywhere" must find the session whether or not the request saves).
+     *
+     * @param principal 1..256 bytes of UTF-8 without control characters
+     * @throws BadRequestException or {@link PayloadTooLargeException} for a principal that breaks those rules; nothing
+     *     is sent, and the message never repeats it
+     * @throws SessionNotFoundException if the session is unknown, deleted or expired
+     */
+    public void setPrincipal(String principal) {
+        checkLive();
+        client.api().setPrincipal(id, principal);
+        this.principal = Optional.of(principal);
+    }
+
+    /**
+     * Clears the session's principal, at once (one call now, not deferred to {@link #save()}).
+     *
+     * @throws SessionNotFoundException if the session is unknown, deleted or expired
+     */
+    public void clearPrincipal() {
+        checkLive();
+        client.api().clearPrincipal(id);
+        this.principal = Optional.empty();
     }
 
     void accept(ReadResult result) {

@@ -81,15 +81,36 @@ public final class SessionMeshClient implements AutoCloseable {
 
     /** A new, empty session with the master's default idle timeout. */
     public Session createSession() {
-        return createSession(null);
+        return createSession((Duration) null, null);
     }
 
     /** A new, empty session with its own idle timeout (whole seconds; null for the default). */
     public Session createSession(Duration idleTimeout) {
+        return createSession(idleTimeout, null);
+    }
+
+    /**
+     * A new, empty session with the master's default idle timeout, belonging to {@code principal}, the user it is
+     * for (null: to no one yet; {@link Session#setPrincipal} sets one later).
+     *
+     * @throws BadRequestException or {@link PayloadTooLargeException} if the principal is not 1..256 bytes of UTF-8
+     *     without control characters; nothing is sent
+     */
+    public Session createSession(String principal) {
+        return createSession(null, principal);
+    }
+
+    /**
+     * A new, empty session with its own idle timeout (whole seconds; null for the default), belonging to
+     * {@code principal} (null: to no one yet).
+     *
+     * @throws BadRequestException or {@link PayloadTooLargeException} if the principal is not 1..256 bytes of UTF-8
+     *     without control characters; nothing is sent
+     */
+    public Session createSession(Duration idleTimeout, String principal) {
         long seconds = idleTimeout == null ? 0 : Math.max(1, idleTimeout.toSeconds());
-        SessionCreated created = api.create(seconds);
-        Session s = new Session(this, created.sessionId()).created();
-        return s;
+        SessionCreated created = api.create(seconds, principal);
+        return new Session(this, created.sessionId()).created(principal);
     }
 
     /**

@@ -199,6 +199,17 @@ class SidecarPrincipalIT {
         assertEquals("{\"id\":\"" + id + "\"}", get(id).body(), "nothing was set");
     }
 
+    /** The OpenAPI document kept in the repo has the route, its three operations and the message's schema. */
+    @Test
+    void openApiDocument_describesThePrincipalRoute() throws Exception {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("openapi.yaml"));
+        assertTrue(doc.contains("\n  /v1/sessions/{id}/principal:\n"), "openapi.yaml lacks the route");
+        for (String s : new String[] {"operationId: getSessionPrincipal", "operationId: setSessionPrincipal",
+            "operationId: clearSessionPrincipal", "\n    SessionPrincipal:\n"}) {
+            assertTrue(doc.contains(s), "openapi.yaml lacks " + s);
+        }
+    }
+
     @Test
     void principalCalls_leaveTheSectionCacheAlone() throws Exception {
         String id = createJson("{}");

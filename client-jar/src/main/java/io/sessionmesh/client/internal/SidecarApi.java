@@ -16,7 +16,9 @@ import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.Status;
+import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.wire.transport.TransportMessage;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
@@ -58,8 +60,52 @@ public final class SidecarApi {
     }
 
     public SessionCreated create(long idleTimeoutSeconds) {
-        byte[] body = idleTimeoutSeconds == 0 ? null : encode("create", new CreateRequest(idleTimeoutSeconds));
+        return create(idleTimeoutSeconds, null);
+    }
+
+    /**
+     * A new session, belonging to {@code principal} (null: to no one).
+     *
+     * @throws BadRequestException or {@link PayloadTooLargeException} for a principal that breaks its rules, before
+     *     anything is sent (the message never repeats the principal)
+     */
+    public SessionCreated create(long idleTimeoutSeconds, String principal) {
+        if (principal != null) {
+            checkPrincipal("create", principal);
+        }
+        byte[] body = idleTimeoutSeconds == 0 && principal == null ? null
+                : encode("create", new CreateRequest(idleTimeoutSeconds, principal));
         return decode(call("create", "POST", "/v1/sessions", body, messages), SessionCreated.class);
+    }
+
+    /** Sets the session's principal: PUT /v1/sessions/{id}/principal. */
+    public void setPrincipal(String sessionId, String principal) {
+        checkPrincipal("principal-set", principal);
+        call("principal-set", "PUT", "/v1/sessions/" + sessionId + "/principal",
+                encode("principal-set", new SessionPrincipal(sessionId, principal)), messages);
+    }
+
+    /** Clears the session's principal: DELETE /v1/sessions/{id}/principal. */
+    public void clearPrincipal(String sessionId) {
+        call("principal-clear", "DELETE", "/v1/sessions/" + sessionId + "/principal", null, messages);
+    }
+
+    /** The session's principal, or none: GET /v1/sessions/{id}/principal. */
+    public SessionPrincipal principal(String sessionId) {
+        return decode(call("principal-get", "GET", "/v1/sessions/" + sessionId + "/principal", null, messages),
+                SessionPrincipal.class);
+    }
+
+    /** A principal breaking TransportLimits.checkPrincipal's rules fails as the sidecar would answer it: 413 or 400. */
+    private static void checkPrincipal(String operation, String principal) {
+        java.util.Objects.requireNonNull(principal, "principal");
+        try {
+            TransportLimits.checkPrincipal(principal);
+        } catch (IllegalArgumentException e) {
+            String text = operation + ": " + e.getMessage() + " (nothing was sent)";
+            throw principal.getBytes(StandardCharsets.UTF_8).length > TransportLimits.MAX_PRINCIPAL_BYTES
+                    ? new PayloadTooLargeException(text, e) : new BadRequestException(text, e);
+        }
     }
 
     public ReadResult read(String sessionId, List<String> sections) {

@@ -29,10 +29,21 @@ public final class CurrentSession {
     private final SessionMeshClient client;
     private final SessionMeshProperties properties;
     private final StickyRouter router;
+    private final SessionPrincipalResolver principals;
 
+    /** Without principals: sessions are made and saved without one ({@link SessionPrincipalResolver#NONE}). */
     public CurrentSession(SessionMeshClient client, SessionMeshProperties properties) {
+        this(client, properties, SessionPrincipalResolver.NONE);
+    }
+
+    /**
+     * @param principals who the request's user is: the principal of a session {@link #create()} makes, and set on a
+     *     session the request saved when it differs (a user who logged in mid-session)
+     */
+    public CurrentSession(SessionMeshClient client, SessionMeshProperties properties, SessionPrincipalResolver principals) {
         this.client = client;
         this.properties = properties;
+        this.principals = java.util.Objects.requireNonNull(principals, "principals");
         this.router = properties.getNodes().isEmpty() ? null : new StickyRouter(properties.getNodes());
         if ("None".equals(properties.getCookieSameSite()) && !properties.isCookieSecure()) {
             throw new IllegalArgumentException("sessionmesh.cookie-same-site = None needs sessionmesh.cookie-secure = true: "
@@ -72,11 +83,14 @@ public final class CurrentSession {
         return Optional.of(state.session);
     }
 
-    /** A new session for this request; its id goes back in the session cookie and the route cookie. */
+    /**
+     * A new session for this request, belonging to the user the {@link SessionPrincipalResolver} names (none when it
+     * names no one); its id goes back in the session cookie and the route cookie.
+     */
     public Session create() {
         HttpServletRequest request = request();
         State state = state(request);
-        state.session = client.createSession();
+        state.session = client.createSession(principals.principalFor(request));
         HttpServletResponse response = response();
         if (response != null) {
             String cookie = properties.getSessionCookie();
@@ -89,11 +103,20 @@ public final class CurrentSession {
         return state.session;
     }
 
-    /** Saves the request's session if it was opened and something changed. */
+    /**
+     * Saves the request's session if it was opened and something changed; then, when the resolver names a user and
+     * the session belongs to another one or to no one (a login mid-session), sets the principal (one call; knowing
+     * the session's principal costs one more call unless this request created or set it). A resolver naming no one
+     * leaves the principal as it is: a request without credentials is not a logout.
+     */
     void saveIfDirty(HttpServletRequest request) {
         State state = (State) request.getAttribute(STATE);
         if (state != null && state.session != null) {
             state.session.save();
+            String user = principals.principalFor(request);
+            if (user != null && !state.session.principal().equals(Optional.of(user))) {
+                state.session.setPrincipal(user);
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -21,13 +22,17 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * The Spring Boot integration: with the client jar on the class path and {@code sessionmesh.sidecar-uri} set (or
  * the default, the sidecar on this host), a {@link SessionMeshClient}, a {@link CurrentSession} for controllers, the
- * {@code @SessionSections} interceptor and the save advice; Micrometer metrics when a {@link MeterRegistry} exists.
+ * {@code @SessionSections} interceptor and the save advice; Micrometer metrics when a {@link MeterRegistry} exists;
+ * a {@link SessionPrincipalResolver} unless the application has one (Spring Security's user when it is on the class
+ * path, else the servlet user, else the header {@code sessionmesh.principal.header} names).
  * {@code sessionmesh.allowed-packages} is required: without it the application fails to start.
  */
 @AutoConfiguration
 @ConditionalOnClass(SessionMeshClient.class)
 @EnableConfigurationProperties(SessionMeshProperties.class)
 public class SessionMeshAutoConfiguration {
+    /** Spring Security's class the default {@link SessionPrincipalResolver} needs. */
+    static final String SECURITY_CONTEXT = "org.springframework.security.core.context.SecurityContextHolder";
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -56,8 +61,38 @@ public class SessionMeshAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public CurrentSession currentSession(SessionMeshClient client, SessionMeshProperties p) {
-        return new CurrentSession(client, p);
+    public CurrentSession currentSession(SessionMeshClient client, SessionMeshProperties p,
+                                         ObjectProvider<SessionPrincipalResolver> principals) {
+        return new CurrentSession(client, p, principals.getIfAvailable(() -> SessionPrincipalResolver.NONE));
+    }
+
+    /** The resolvers after Spring Security's: the servlet container's user, then the configured header, if any. */
+    static SessionPrincipalResolver servletAndHeader(SessionMeshProperties p) {
+        String header = p.getPrincipal().getHeader();
+        return header == null || header.isEmpty() ? SessionPrincipalResolver.userPrincipal()
+                : SessionPrincipalResolver.firstOf(SessionPrincipalResolver.userPrincipal(), SessionPrincipalResolver.header(header));
+    }
+
+    /** The default resolver with Spring Security: its authenticated user first. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = SECURITY_CONTEXT)
+    static class SecurityPrincipals {
+        @Bean
+        @ConditionalOnMissingBean(SessionPrincipalResolver.class)
+        SessionPrincipalResolver sessionPrincipalResolver(SessionMeshProperties p) {
+            return SessionPrincipalResolver.firstOf(new SpringSecurityPrincipalResolver(), servletAndHeader(p));
+        }
+    }
+
+    /** The default resolver without Spring Security: nothing of it is loaded, so such applications start. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass(SECURITY_CONTEXT)
+    static class ServletPrincipals {
+        @Bean
+        @ConditionalOnMissingBean(SessionPrincipalResolver.class)
+        SessionPrincipalResolver sessionPrincipalResolver(SessionMeshProperties p) {
+            return servletAndHeader(p);
+        }
     }
 
     /** Micrometer, when the application has it. */

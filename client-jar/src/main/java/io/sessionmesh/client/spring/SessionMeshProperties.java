@@ -17,6 +17,7 @@ import java.util.List;
  * sessionmesh.sidecar-uri=http://127.0.0.1:7500
  * sessionmesh.allowed-packages=com.example.bank.
  * sessionmesh.request-timeout=3s
+ * sessionmesh.principal.header=X-Authenticated-User   (unset by default; see {@link Principal})
  * </pre>
  */
 @ConfigurationProperties(prefix = "sessionmesh")
@@ -45,6 +46,8 @@ public class SessionMeshProperties {
     private String routeCookie = "SMROUTE";
     /** This service's nodes, for the route cookie's value (empty: the cookie carries a hash of the session id). */
     private List<String> nodes = new ArrayList<>();
+    /** {@code sessionmesh.principal.*}: where the default {@link SessionPrincipalResolver} finds the user. */
+    private final Principal principal = new Principal();
 
     public URI getSidecarUri() {
         return sidecarUri;
@@ -143,5 +146,34 @@ public class SessionMeshProperties {
 
     public void setNodes(List<String> nodes) {
         this.nodes = nodes;
+    }
+
+    public Principal getPrincipal() {
+        return principal;
+    }
+
+    /**
+     * {@code sessionmesh.principal.*}. The default {@link SessionPrincipalResolver} asks, in order: Spring Security's
+     * authenticated, non-anonymous user (with spring-security-core on the class path), the servlet container's
+     * {@code getUserPrincipal()}, then the request header named here.
+     *
+     * <table>
+     * <caption>properties</caption>
+     * <tr><th>property</th><th>default</th><th>meaning</th></tr>
+     * <tr><td>{@code sessionmesh.principal.header}</td><td>unset</td><td>a request header carrying the user's name,
+     * set by a gateway that authenticated the user (and strips it from clients' requests); unset: no header is
+     * read</td></tr>
+     * </table>
+     */
+    public static class Principal {
+        private String header;
+
+        public String getHeader() {
+            return header;
+        }
+
+        public void setHeader(String header) {
+            this.header = header;
+        }
     }
 }
