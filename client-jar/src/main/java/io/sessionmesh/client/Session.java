@@ -77,6 +77,7 @@ public final class Session {
     Session created(String principal) {
         justCreated = true;
         this.principal = Optional.ofNullable(principal);
+        client.knownPrincipals().put(id, this.principal);
         return this;
     }
 
@@ -90,8 +91,23 @@ public final class Session {
         checkLive();
         if (principal == null) {
             principal = client.api().principal(id).principal();
+            client.knownPrincipals().put(id, principal);
         }
         return principal;
+    }
+
+    /**
+     * The principal as this client last knew it (from a creation, a set, a clear or a read of this session through
+     * any session object of this client), read from the sidecar only when this client does not know it: what a check
+     * made on every request uses, at the cost of a map lookup. Another process may have changed it meanwhile.
+     *
+     * @throws SessionNotFoundException if it had to be read and the session is unknown, deleted or expired
+     */
+    public Optional<String> principalAsLastKnown() {
+        if (principal == null) {
+            principal = client.knownPrincipals().get(id);
+        }
+        return principal();
     }
 
     /**
@@ -107,6 +123,7 @@ public final class Session {
         checkLive();
         client.api().setPrincipal(id, principal);
         this.principal = Optional.of(principal);
+        client.knownPrincipals().put(id, this.principal);
     }
 
     /**
@@ -118,6 +135,7 @@ public final class Session {
         checkLive();
         client.api().clearPrincipal(id);
         this.principal = Optional.empty();
+        client.knownPrincipals().put(id, this.principal);
     }
 
     void accept(ReadResult result) {
@@ -190,6 +208,7 @@ public final class Session {
         checkLive();
         invalidated = true;
         client.api().delete(id);
+        client.knownPrincipals().forget(id);
     }
 
     AttributeCodec codec() {

@@ -1,5 +1,6 @@
 package io.sessionmesh.client;
 
+import io.sessionmesh.client.internal.KnownPrincipals;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.client.internal.SidecarSchemaRegistry;
@@ -56,6 +57,7 @@ public final class SessionMeshClient implements AutoCloseable {
     private final Builder options;
     private final SidecarHttp http;
     private final SidecarApi api;
+    private final KnownPrincipals knownPrincipals = new KnownPrincipals(KnownPrincipals.DEFAULT_CAPACITY);
     private final AttributeCodec codec;
     private final LongAdder decodeFailures = new LongAdder();
 
@@ -167,6 +169,11 @@ public final class SessionMeshClient implements AutoCloseable {
 
     SidecarApi api() {
         return api;
+    }
+
+    /** The principals this client last knew its sessions to have ({@link Session#principalAsLastKnown()}). */
+    KnownPrincipals knownPrincipals() {
+        return knownPrincipals;
     }
 
     ClientMetrics metrics() {

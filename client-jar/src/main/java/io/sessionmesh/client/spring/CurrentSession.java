@@ -105,8 +105,9 @@ public final class CurrentSession {
 
     /**
      * Saves the request's session if it was opened and something changed; then, when the resolver names a user and
-     * the session belongs to another one or to no one (a login mid-session), sets the principal (one call; knowing
-     * the session's principal costs one more call unless this request created or set it). A resolver naming no one
+     * the session belongs to another one or to no one (a login mid-session), sets the principal (one call). Knowing
+     * the session's principal costs a map lookup in this client ({@link Session#principalAsLastKnown()}), one call
+     * the first time this JVM sees the session. A resolver naming no one
      * leaves the principal as it is: a request without credentials is not a logout.
      */
     void saveIfDirty(HttpServletRequest request) {
@@ -114,7 +115,7 @@ public final class CurrentSession {
         if (state != null && state.session != null) {
             state.session.save();
             String user = principals.principalFor(request);
-            if (user != null && !state.session.principal().equals(Optional.of(user))) {
+            if (user != null && !state.session.principalAsLastKnown().equals(Optional.of(user))) {
                 state.session.setPrincipal(user);
             }
         }
