@@ -36,6 +36,8 @@ final class GroupCluster implements AutoCloseable {
 
     final Duration lease;
     private final Path dir;
+    /** Added to each replica's command line of the first group. */
+    private final List<String> masterFlags;
     private final int[][] ports = new int[REPLICAS][];
     private final String replicasSpec;
     private final ServerProcess[] masters = new ServerProcess[REPLICAS];
@@ -49,6 +51,12 @@ final class GroupCluster implements AutoCloseable {
     private int extraStarts;
 
     GroupCluster(int sidecarCount, Duration lease, Path dir) throws Exception {
+        this(sidecarCount, lease, dir, List.of());
+    }
+
+    /** With {@code masterFlags} added to every replica's command line (the first group's). */
+    GroupCluster(int sidecarCount, Duration lease, Path dir, List<String> masterFlags) throws Exception {
+        this.masterFlags = List.copyOf(masterFlags);
         this.lease = lease;
         this.dir = dir;
         List<String> spec = new ArrayList<>();
@@ -82,10 +90,12 @@ final class GroupCluster implements AutoCloseable {
     }
 
     private void startMaster(int i) throws IOException {
-        masters[i] = ServerProcess.start(ServerProcess.command(ConsistencyCluster.jar("master.jar",
-                        "master-store/target/sessionmesh-master.jar"), "--port", String.valueOf(ports[i][0]),
+        List<String> flags = new ArrayList<>(List.of("--port", String.valueOf(ports[i][0]),
                 "--replicas", replicasSpec, "--replica-id", "m" + i, "--raft-dir", dir.resolve("m" + i).toString(),
                 "--lease", lease.toMillis() + "ms", "--election-timeout", "1s", "--io-threads", "1"));
+        flags.addAll(masterFlags);
+        masters[i] = ServerProcess.start(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+                        "master-store/target/sessionmesh-master.jar"), flags.toArray(String[]::new)));
         everyMaster.add(masters[i]);
     }
 
@@ -240,6 +250,11 @@ final class GroupCluster implements AutoCloseable {
 
     void resume(int replica) throws IOException, InterruptedException {
         masters[replica].resume();
+    }
+
+    /** A sidecar's admin port. */
+    int adminPort(int sidecar) {
+        return sidecars.get(sidecar).port("admin");
     }
 
     HttpResponse<String> admin(int sidecar, String path) throws IOException, InterruptedException {

@@ -9,16 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The registry's table as a test reads it back, straight from PostgreSQL. */
-final class RegistryRows {
+public final class RegistryRows {
     /** One row of {@code sm_session}. */
-    record Row(String id, long version, String state, String principal, String host, String owner) {
+    public record Row(String id, long version, String state, String principal, String host, String owner) {
     }
 
     private RegistryRows() {
     }
 
     /** Every row, by session id (an empty map when the table does not exist yet). */
-    static Map<String, Row> all(String jdbcUrl) {
+    public static Map<String, Row> all(String jdbcUrl) {
         Map<String, Row> rows = new LinkedHashMap<>();
         try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
             try (ResultSet r = s.executeQuery("SELECT to_regclass('sm_session') IS NOT NULL")) {
