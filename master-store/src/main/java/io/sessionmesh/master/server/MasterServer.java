@@ -111,6 +111,9 @@ public final class MasterServer implements AutoCloseable {
         this.group = replica;
         this.groupOps = ops;
         this.registry = config.registry() == null ? null : startRegistry(config, store, replica, address());
+        if (registry == null) {
+            log.info("registry: off (no --registry-url): the list of active sessions is kept by no one but the masters");
+        }
         sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
                 SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
     }
