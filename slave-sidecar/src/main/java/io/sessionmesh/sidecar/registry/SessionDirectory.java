@@ -84,6 +84,7 @@ public final class SessionDirectory implements AutoCloseable {
             each.add(pool.call(c -> c.send(new MasterRequest.Logout(principal))).handle((deleted, error) -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("master", pool.name());
+                m.put("leader", pool.leader()); // the replica that answered, in a group (the pool's name is its first)
                 if (error == null) {
                     m.put("deleted", deleted);
                 } else {
@@ -162,6 +163,9 @@ public final class SessionDirectory implements AutoCloseable {
     /** Active sessions in the registry: in total, and by host or by principal ({@code by}: null, "host", "principal"). */
     public CompletableFuture<Map<String, Object>> count(String by, int limit) {
         int rows = checkLimit(limit);
+        if (by != null && !by.equals("host") && !by.equals("principal")) {
+            throw new IllegalArgumentException("by=" + by + ": expected host or principal");
+        }
         return query(() -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("active", registry.countActive());
@@ -169,8 +173,6 @@ public final class SessionDirectory implements AutoCloseable {
                 body.put("by_host", registry.countActiveByHost(rows));
             } else if ("principal".equals(by)) {
                 body.put("by_principal", registry.countActiveByPrincipal(rows));
-            } else if (by != null) {
-                throw new IllegalArgumentException("by=" + by + ": expected host or principal");
             }
             return body;
         });

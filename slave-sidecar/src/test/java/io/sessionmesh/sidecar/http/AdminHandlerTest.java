@@ -187,7 +187,38 @@ class AdminHandlerTest {
     @Test
     void channelRead_unknownEndpointOrMethod_is404NamingTheEndpoints() {
         assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"no such admin endpoint: POST /admin/stats; see GET /admin/health, "
-                + "/admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache\"}", call(request(HttpMethod.POST, "/admin/stats")));
+                + "/admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, POST /admin/principals/{principal}/logout, "
+                + "GET /admin/principals/{principal}/sessions, GET /admin/registry/count, /admin/registry/health, "
+                + "/admin/registry/sessions/{id}\"}", call(request(HttpMethod.POST, "/admin/stats")));
+    }
+
+    // ---- the registry calls (answered by SessionDirectory; with masters and PostgreSQL: LogoutEverywhereIT) ----
+
+    @Test
+    void registryQueries_withoutARegistry_are503NamingTheSetting() {
+        FullHttpResponse r = call(get("/admin/registry/count"));
+        assertEquals(503, r.status().code());
+        String body = text(r);
+        assertTrue(body.contains("--registry-url"), body);
+        assertEquals(503, call(get("/admin/principals/alice/sessions")).status().code());
+    }
+
+    @Test
+    void registryCalls_badInput_is400NamingWhatIsWrong() {
+        assertBadRequest(call(get("/admin/registry/count?limit=lots")), "limit=lots");
+        assertBadRequest(call(get("/admin/principals/alice/sessions?limit=0")), "1..10000");
+        String control = assertBadRequest(call(request(HttpMethod.POST, "/admin/principals/a%07b/logout")), "control character");
+        assertFalse(control.contains("a\u0007b"), "the principal is not echoed");
+        assertBadRequest(call(request(HttpMethod.POST, "/admin/principals//logout")), "principal");
+        assertBadRequest(call(get("/admin/registry/sessions/bad!id")), "session id");
+        assertBadRequest(call(get("/admin/registry/count?by=planet")), "by=planet");
+    }
+
+    private static String assertBadRequest(FullHttpResponse r, String names) {
+        assertEquals(400, r.status().code());
+        String body = text(r);
+        assertTrue(body.contains(names), body);
+        return body;
     }
 
     // ---- the connection ----
