@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Brings docker-compose.yml up, checks that a request passes from host a's service through its sidecar to the
-# master group and out through host b's sidecar and service, that killing the group's leader loses no session, and
-# brings it down again (also on failure).
+# master group and out through host b's sidecar and service, that killing the group's leader loses no session, that
+# logging a client out everywhere (the active-session registry in PostgreSQL counting its sessions) ends its sessions
+# on both hosts, and brings it down again (also on failure).
 #
-#   docker/compose-check.sh        needs the jars (mvn package) and, with no registry, BASE_IMAGE set to a local
+#   docker/compose-check.sh        needs the jars (mvn package) and, with no image registry, BASE_IMAGE set to a local
 #                                  image (docker/build-base-image.sh; .ci/run does both)
 set -euo pipefail
 # Under pipefail a reader that stops early (head, grep -q) kills its writer with SIGPIPE and fails the pipeline:
@@ -37,7 +38,7 @@ compose up -d --build >/tmp/sessionmesh-compose-up.log 2>&1 || { cat /tmp/sessio
 states=""
 for i in $(seq 1 90); do
   ids=$(compose ps -a -q)
-  [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 7 ] || fail "expected 7 containers, found: $ids"
+  [ "$(printf '%s\n' "$ids" | grep -c .)" -eq 8 ] || fail "expected 8 containers, found: $ids"
   states=$(printf '%s\n' "$ids" | xargs docker inspect -f '{{.Name}} {{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}') \
     || fail "docker inspect"
   if grep -qE ' (unhealthy|exited|dead)$' <<<"$states"; then fail "a container failed: $states"; fi
@@ -45,7 +46,7 @@ for i in $(seq 1 90); do
   sleep 2
 done
 grep -qv ' healthy$' <<<"$states" && fail "not healthy after 3 minutes: $states"
-log "all seven containers healthy"
+log "all eight containers healthy"
 
 login=$(curl -sf -X POST http://127.0.0.1:8080/deposits/login/C42) || fail "login on host a"
 id=$(printf '%s' "$login" | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p')
@@ -95,4 +96,58 @@ grep -q 'S   M   M   F' <<<"$reply" && fail "$alive answered a plaintext PING: $
 health=$(curl -sf "${admin[@]}" http://127.0.0.1:7501/admin/health) || fail "admin health of host a"
 grep -qE '"status": ?"UP"' <<<"$health" || fail "sidecar-a is not UP over TLS: $health"
 log "a plaintext PING to $alive got no frame back ($reply); the sidecars reach the masters over mutual TLS: ok"
+
+# Log a client out everywhere (the group still without its killed replica): a session on each host, both counted in
+# the registry (which the group's new leader writes); one logout through host a's sidecar deletes both on the master,
+# and neither session answers on either host afterwards.
+client=C77
+sessions=()
+for port in 8080 8081; do
+  login=$(curl -sf -X POST "http://127.0.0.1:$port/deposits/login/$client") || fail "login of $client on 127.0.0.1:$port"
+  sid=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' <<<"$login")
+  [ -n "$sid" ] || fail "no session id in $login"
+  sessions+=("$sid")
+done
+# The HTTP status of the offer page for a session id through one host's service.
+offer_status() { curl -s -o /dev/null -w '%{http_code}' -H "X-Session-Id: $1" "http://127.0.0.1:$2/deposits/offer" || true; }
+for sid in "${sessions[@]}"; do
+  for port in 8080 8081; do
+    code=$(offer_status "$sid" "$port")
+    [ "$code" = 200 ] || fail "session of $client from its login answers $code on 127.0.0.1:$port"
+  done
+done
+log "$client logged in on host a and on host b: two sessions, each answering 200 on both hosts: ok"
+# The registry is written behind the masters' answers (a batch every 20 ms or so): wait up to 15 s for both rows.
+counts=""
+for i in $(seq 1 15); do
+  counts=$(curl -sf "${admin[@]}" 'http://127.0.0.1:7511/admin/registry/count?by=principal') \
+    && grep -qE "\"$client\": ?2[,}]" <<<"$counts" && break
+  sleep 1
+done
+grep -qE "\"$client\": ?2[,}]" <<<"$counts" \
+  || fail "the registry does not count 2 sessions of $client: $counts; $(curl -s "${admin[@]}" http://127.0.0.1:7511/admin/registry/health || true)"
+log "the registry counts them (host b's sidecar, GET /admin/registry/count?by=principal): $counts"
+logout=$(curl -sf -X POST "${admin[@]}" "http://127.0.0.1:7501/admin/principals/$client/logout") \
+  || fail "logout of $client through host a's sidecar"
+grep -qE '"deleted": ?2[,}]' <<<"$logout" || fail "the logout did not delete 2 sessions of $client: $logout"
+grep -qE '"complete": ?true' <<<"$logout" || fail "the logout did not reach every master: $logout"
+log "POST /admin/principals/$client/logout (host a's sidecar): $logout"
+# No waiting: each sidecar's copy is invalidated before the master answers the logout. The example service answers
+# 404 for a session its sidecar does not know (SessionMeshErrorAdvice).
+for sid in "${sessions[@]}"; do
+  for port in 8080 8081; do
+    code=$(offer_status "$sid" "$port")
+    [ "$code" = 404 ] || fail "a session of $client answers $code on 127.0.0.1:$port after the logout (expected 404)"
+  done
+done
+log "after the logout both sessions answer 404 on both hosts: ok"
+for i in $(seq 1 15); do
+  counts=$(curl -sf "${admin[@]}" 'http://127.0.0.1:7511/admin/registry/count?by=principal') \
+    && ! grep -q "\"$client\"" <<<"$counts" && break
+  sleep 1
+done
+grep -q "\"$client\"" <<<"$counts" && fail "the registry still counts sessions of $client after the logout: $counts"
+listed=$(curl -sf "${admin[@]}" "http://127.0.0.1:7511/admin/principals/$client/sessions") || fail "sessions of $client"
+grep -qE '"count": ?0[,}]' <<<"$listed" || fail "the registry still lists sessions of $client: $listed"
+log "the registry no longer counts or lists them: $counts: ok"
 log "down"

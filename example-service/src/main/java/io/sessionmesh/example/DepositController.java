@@ -9,6 +9,7 @@ import io.sessionmesh.example.Model.Offer;
 import io.sessionmesh.example.Model.OpenRequest;
 import io.sessionmesh.example.Model.Rate;
 
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -37,6 +38,11 @@ public class DepositController {
     static final int MAX_DEPOSITS = 20;
     /** The longest client id a login takes. */
     static final int MAX_CLIENT_ID = 64;
+    /**
+     * The request attribute a login puts its client id in, once checked: the request's user, whom
+     * {@link DepositApplication#loginClient()} names as the principal of the session the login makes.
+     */
+    static final String LOGIN_CLIENT = DepositController.class.getName() + ".client";
 
     private final CurrentSession session;
 
@@ -46,14 +52,17 @@ public class DepositController {
 
     /**
      * Starts a session for a client, as a login service would: the workload's twelve sections of five attributes
-     * ({@link SessionSeed}). Answers the session id.
+     * ({@link SessionSeed}). The session belongs to the client (its principal is the client id, given at creation),
+     * so logging the client out everywhere ends it. Answers the session id.
      */
     @PostMapping("/login/{clientId}")
     @ResponseStatus(HttpStatus.CREATED)
-    public Map<String, String> login(@PathVariable String clientId) {
+    public Map<String, String> login(@PathVariable String clientId, HttpServletRequest request) {
         if (clientId.isBlank() || clientId.length() > MAX_CLIENT_ID) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "a client id is 1.." + MAX_CLIENT_ID + " characters");
         }
+        // What an authentication step would do: from here on, the request's user is this client.
+        request.setAttribute(LOGIN_CLIENT, clientId);
         Session s = session.create();
         SessionSeed.fill(s, clientId);
         return Map.of("sessionId", s.id());

@@ -24,6 +24,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -110,6 +111,9 @@ class DepositFlowIT {
             for (String name : SessionSeed.SECTION_NAMES) {
                 assertEquals(SessionSeed.ATTRIBUTES_PER_SECTION, seeded.section(name).attributeNames().size(), name);
             }
+            // the login's session belongs to its client (the sidecar's GET /v1/sessions/{id}/principal, read afresh by
+            // a client that did not make it), so logging the client out everywhere ends it
+            assertEquals(Optional.of("C1001"), seeded.principal());
         }
 
         long reads = count("read");
