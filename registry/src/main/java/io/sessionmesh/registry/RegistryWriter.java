@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -65,6 +66,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     private final LagStats lag = new LagStats();
     private final StateClock clock = new StateClock(RegistryStatus.DEGRADED);
     private final AtomicBoolean resyncNeeded = new AtomicBoolean(true);
+    /** The largest backlog the writer thread saw before a take since the previous status(); status() resets it. */
+    private final AtomicLong backlogPeak = new AtomicLong();
 
     private volatile Thread thread;
     private volatile HikariDataSource pool;
@@ -142,7 +145,9 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         LagStats.Snapshot l = lag.snapshot();
         String state = currentState();
         long since = clock.observe(state);
-        return new RegistryStatus(state, backlog(), buffer.bound(), written, batches, resyncs, resyncRows,
+        long backlog = backlog();
+        long peak = Math.max(backlog, backlogPeak.getAndSet(backlog));
+        return new RegistryStatus(state, backlog, peak, buffer.bound(), written, batches, resyncs, resyncRows,
                 buffer.covered(), failures, failing ? lastError : null, l.p50Micros(), l.p99Micros(), l.maxMicros(),
                 since, l.totalP50Micros(), l.totalP99Micros(), l.totalMaxMicros());
     }
@@ -201,6 +206,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         while (!(closing && (System.nanoTime() - closeDeadlineNanos > 0 || (pending.isEmpty() && buffer.isEmpty())))) {
             noticeOverflow();
             long waiting = backlog();
+            // Once a batch: the buffer is at its fullest just before the writer takes from it.
+            backlogPeak.accumulateAndGet(waiting, Math::max);
             try {
                 if (!migrated) {
                     int ran = RegistryDataSource.migrate(pool);
