@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  *       covers them (about 100 bytes an event)</td></tr>
  *   <tr><td>registry-batch</td><td>{@value #DEFAULT_BATCH}</td><td>1..{@value #MAX_BATCH}</td><td>events written
  *       in one statement</td></tr>
- *   <tr><td>registry-flush</td><td>20ms</td><td>1ms..10s</td><td>longest wait for a first event before a batch is
- *       written with what there is</td></tr>
+ *   <tr><td>registry-flush</td><td>20ms</td><td>1ms..10s</td><td>how long a batch gathers events after its first
+ *       before it is written with what there is (sooner when full): the lag's floor, and fewer, larger commits</td></tr>
  *   <tr><td>registry-retention</td><td>1h</td><td>1m..30d</td><td>how long rows of ended sessions stay</td></tr>
  * </table>
  *
@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * @param poolSize connections in the pool
  * @param bufferEvents the most events waiting before the buffer is cleared and a re-sync covers them
  * @param batchEvents the most events in one statement
- * @param flushInterval longest wait for a batch's first event
+ * @param flushInterval how long a batch gathers events after its first
  * @param retention how long ended sessions' rows stay
  * @param connectTimeout longest wait for a connection
  */
@@ -63,7 +63,7 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
     public static final int DEFAULT_BATCH = 1_000;
     /** The most events in one statement: 8 arrays of this length travel as its parameters. */
     public static final int MAX_BATCH = 10_000;
-    /** Longest wait for a batch's first event when not given. */
+    /** How long a batch gathers events after its first, when not given. */
     public static final Duration DEFAULT_FLUSH = Duration.ofMillis(20);
     /** How long ended rows stay when not given. */
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(1);

@@ -10,6 +10,7 @@ import java.util.Map;
  * @param state {@value #UP}, or {@value #DEGRADED}: the database is unreachable or failing, or a re-sync (or the
  *              first migration) is pending
  * @param backlog events waiting to be written (buffered, and the batch in hand)
+ * @param backlogPeak the largest backlog the writer saw (just before taking a batch) over the last interval
  * @param bound the most events buffered before a re-sync covers them instead
  * @param written events committed (before collapsing to one row per session)
  * @param batches statements that committed events
@@ -26,8 +27,8 @@ import java.util.Map;
  * @param lagSinceStartP99Micros its 99th percentile
  * @param lagSinceStartMaxMicros its maximum
  */
-public record RegistryStatus(String state, long backlog, long bound, long written, long batches, long resyncs,
-                             long resyncRows, long coveredByResync, long failures, String lastError, long lagP50Micros,
+public record RegistryStatus(String state, long backlog, long backlogPeak, long bound, long written, long batches,
+                             long resyncs, long resyncRows, long coveredByResync, long failures, String lastError, long lagP50Micros,
                              long lagP99Micros, long lagMaxMicros, long sinceMillis, long lagSinceStartP50Micros,
                              long lagSinceStartP99Micros, long lagSinceStartMaxMicros) {
     /** Events are written as they come. */
@@ -40,6 +41,7 @@ public record RegistryStatus(String state, long backlog, long bound, long writte
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("state", state);
         m.put("backlog", backlog);
+        m.put("backlog_peak", backlogPeak);
         m.put("bound", bound);
         m.put("written", written);
         m.put("batches", batches);

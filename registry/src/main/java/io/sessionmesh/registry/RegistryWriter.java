@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -21,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Design. Events wait in a bounded {@link EventBuffer}. The thread migrates the schema when it first reaches the
  * database, then does a full re-sync ({@link Resync}: the master may have restarted empty), then loops: take up to
- * {@code batchEvents} (waiting at most {@code flushInterval} for the first), write them in one statement
+ * {@code batchEvents} (waiting at most {@code flushInterval} for the first, then until the oldest has waited
+ * {@code flushInterval} or the batch is full), write them in one statement
  * ({@link BatchUpsert}), and at most once a {@link #RETENTION_PERIOD} delete a chunk of old ended rows
  * ({@link Retention}). A database that is down or failing never reaches the caller: the batch in hand is kept and
  * retried first, events keep buffering, the status says {@value RegistryStatus#DEGRADED} with the backlog, and the
@@ -53,6 +55,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     public static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     /** How long {@link #close()} tries to write what is buffered. */
     public static final Duration CLOSE_FLUSH = Duration.ofSeconds(2);
+    /** How often a batch that is gathering events looks for more. */
+    public static final Duration LINGER_POLL = Duration.ofMillis(2);
     /** How often, at most, ended rows past the retention are looked for. */
     public static final Duration RETENTION_PERIOD = Duration.ofMinutes(1);
 
@@ -65,6 +69,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     private final LagStats lag = new LagStats();
     private final StateClock clock = new StateClock(RegistryStatus.DEGRADED);
     private final AtomicBoolean resyncNeeded = new AtomicBoolean(true);
+    /** The largest backlog the writer thread saw before a take since the previous status(); status() resets it. */
+    private final AtomicLong backlogPeak = new AtomicLong();
 
     private volatile Thread thread;
     private volatile HikariDataSource pool;
@@ -142,7 +148,9 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         LagStats.Snapshot l = lag.snapshot();
         String state = currentState();
         long since = clock.observe(state);
-        return new RegistryStatus(state, backlog(), buffer.bound(), written, batches, resyncs, resyncRows,
+        long backlog = backlog();
+        long peak = Math.max(backlog, backlogPeak.getAndSet(backlog));
+        return new RegistryStatus(state, backlog, peak, buffer.bound(), written, batches, resyncs, resyncRows,
                 buffer.covered(), failures, failing ? lastError : null, l.p50Micros(), l.p99Micros(), l.maxMicros(),
                 since, l.totalP50Micros(), l.totalP99Micros(), l.totalMaxMicros());
     }
@@ -201,6 +209,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         while (!(closing && (System.nanoTime() - closeDeadlineNanos > 0 || (pending.isEmpty() && buffer.isEmpty())))) {
             noticeOverflow();
             long waiting = backlog();
+            // Once a batch: the buffer is at its fullest just before the writer takes from it.
+            backlogPeak.accumulateAndGet(waiting, Math::max);
             try {
                 if (!migrated) {
                     int ran = RegistryDataSource.migrate(pool);
@@ -246,7 +256,28 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
             idle = false;
             buffer.drainTo(pending, config.batchEvents());
         }
+        linger(pending);
         pendingEvents = pending.size();
+    }
+
+    /**
+     * Lets a batch that is not full gather events until its oldest has waited {@code flushInterval}. Without it the
+     * writer, woken by each first event, wrote a statement per few events (at 1,833 creates a second: 900 statements of
+     * 4 events, each a commit), and PostgreSQL spent about 90 us of CPU per event, on a 2-core host CPU the master's
+     * requests need (benchmarks/RESULTS.md 11). Producers do not wake the writer meanwhile ({@code idle} is false).
+     */
+    private void linger(List<EventBuffer.Entry> pending) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long until = pending.get(0).recordedNanos() + config.flushInterval().toNanos();
+        long left;
+        while (pending.size() < config.batchEvents() && !closing && !resyncNeeded.get()
+                && (left = until - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, Math.min(left, LINGER_POLL.toNanos()));
+            buffer.drainTo(pending, config.batchEvents() - pending.size());
+            pendingEvents = pending.size();
+        }
     }
 
     private void write(List<EventBuffer.Entry> pending) throws SQLException {

@@ -54,7 +54,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class MasterVsRedis {
-    static final String[] SECTIONS = {"clientInfo", "defaultCurrency", "interestRates"};
+    /** The three sections every preloaded session holds. */
+    public static final String[] SECTIONS = {"clientInfo", "defaultCurrency", "interestRates"};
     static final long HIGHEST_MICROS = TimeUnit.SECONDS.toMicros(60);
 
     private MasterVsRedis() {
@@ -129,7 +130,8 @@ public final class MasterVsRedis {
         return values;
     }
 
-    static String[] preloadMaster(EventLoopGroup group, InetSocketAddress master, int sessions, byte[][] values) {
+    /** Creates {@code sessions} sessions, each with the three sections of {@code values}; returns their ids. */
+    public static String[] preloadMaster(EventLoopGroup group, InetSocketAddress master, int sessions, byte[][] values) {
         String[] ids = new String[sessions];
         try (MasterConnection c = MasterConnection.connect(group, master, MasterConnectionOptions.DEFAULT, null).join()) {
             for (int i = 0; i < sessions; i++) {
