@@ -556,11 +556,10 @@ public sealed interface MasterRequest<A> {
         String principal = null;
         if (principalAt >= 0) {
             int left = at + n - principalAt;
-            int length = left >= 2 ? body.getUnsignedShort(principalAt) : -1;
-            if (length != left - 2) {
+            if (left < 2 || body.getUnsignedShort(principalAt) != left - 2) {
                 throw Bodies.bad("CREATE principal field of " + left + " bytes: expected a u16 length and that many bytes");
             }
-            byte[] b = new byte[length];
+            byte[] b = new byte[left - 2];
             body.getBytes(principalAt + 2, b);
             principal = TransportLimits.decodePrincipal(b);
         }

@@ -71,6 +71,8 @@ class PrincipalBodiesTest {
         byte[] cut = Unpooled.buffer().writeInt(0).writeZero(6).writeShort(9).writeBytes("abc".getBytes()).array();
         MalformedMessageException e = refused(Opcodes.CREATE, java.util.Arrays.copyOf(cut, 4 + 6 + 2 + 3));
         assertTrue(e.getMessage().contains("principal"), e.getMessage());
+        // one byte where the u16 length should be (a fuzzing find: it once made a byte array of length -1)
+        assertEquals(Status.BAD_REQUEST, refused(Opcodes.CREATE, new byte[]{0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0x2e}).status());
         // a control character
         byte[] control = Unpooled.buffer().writeInt(0).writeZero(6).writeShort(3).writeBytes(new byte[]{'a', 7, 'b'}).array();
         assertEquals(Status.BAD_REQUEST, refused(Opcodes.CREATE, java.util.Arrays.copyOf(control, 15)).status());
