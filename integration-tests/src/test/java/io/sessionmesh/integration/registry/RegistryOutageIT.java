@@ -129,6 +129,10 @@ class RegistryOutageIT {
             }
             long activeRows = rows.values().stream().filter(r -> r.state().equals("active")).count();
             assertEquals(live, activeRows, "no active row for a session the store does not hold");
+            System.out.printf("RegistryOutageIT: %d operations, 0 failed; %d sessions, %d live, %d rows compared; "
+                    + "%d re-syncs, %d events covered by them, %d events written%n", operations.get(), sessions.size(), live,
+                    rows.size(), figure(admin, "registry_resyncs"), figure(admin, "registry_resync_covered_events"),
+                    figure(admin, "registry_written"));
         }
     }
 
