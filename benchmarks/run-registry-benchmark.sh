@@ -9,7 +9,7 @@
 #     CPU per operation; and "reference", the workload's shape: the closed-loop 4:1 read/write mix at full speed beside
 #     an open-loop stream of RATE creates a second (idle timeout IDLE_SECONDS) and as many expiries a second.
 # The loopback floor (TcpEcho) is measured in the same run. Needs PostgreSQL (trust auth) at PGHOST:PGPORT; the
-# databases DB_LAG and DB_THROUGHPUT are dropped and created afresh. About 11 minutes with the defaults.
+# databases DB_LAG and DB_THROUGHPUT are dropped and created afresh. About 10 minutes with the defaults.
 # Results: benchmarks/results/registry/<stamp>/ (summary.txt, lag.json, throughput.json, the masters' STATS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
