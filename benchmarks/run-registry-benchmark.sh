@@ -5,9 +5,11 @@
 #     expiring during the window; the lag (session created -> row visible) p50/p99/max as the master measures it and
 #     as the database's recorded_at - created_at gives it, the backlog's peak, CPU of the master and of PostgreSQL;
 #  2. session-operation throughput with the registry on against off: the same closed-loop load (create/write/read/
-#     delete cycles, and cycles plus the read/write mix) on two masters in alternating rounds, with CPU per operation.
+#     delete cycles, and cycles plus the read/write mix: the worst cases) on two masters in alternating rounds, with
+#     CPU per operation; and "reference", the workload's shape: the closed-loop 4:1 read/write mix at full speed beside
+#     an open-loop stream of RATE creates a second (idle timeout IDLE_SECONDS) and as many expiries a second.
 # The loopback floor (TcpEcho) is measured in the same run. Needs PostgreSQL (trust auth) at PGHOST:PGPORT; the
-# databases DB_LAG and DB_THROUGHPUT are dropped and created afresh. About 7 minutes with the defaults.
+# databases DB_LAG and DB_THROUGHPUT are dropped and created afresh. About 10 minutes with the defaults.
 # Results: benchmarks/results/registry/<stamp>/ (summary.txt, lag.json, throughput.json, the masters' STATS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,7 @@ window=${LAG_SECONDS:-60}
 mix_rate=${MIX_RATE:-2000}
 rounds=${ROUNDS:-5}
 seconds=${SECONDS_PER_RUN:-10}
+idle=${IDLE_SECONDS:-30}
 heap=${MASTER_HEAP:--Xms1g -Xmx1g}
 lag_port=${LAG_PORT:-7461}
 off_port=${OFF_PORT:-7471}
@@ -68,7 +71,7 @@ java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionm
 cleanup
 
 say ""
-say "== 2. throughput, registry off against on: $rounds rounds of ${seconds}s a load and side"
+say "== 2. throughput, registry off against on: $rounds rounds of ${seconds}s a load and side (cycle, mixed, reference: $rate creates/s, idle ${idle}s)"
 fresh_db "$db_tp"
 java $heap -jar master-store/target/sessionmesh-master.jar --port "$off_port" --io-threads 1 > "$out/master-off.log" 2>&1 &
 off_pid=$!; pids+=($!)
@@ -78,6 +81,6 @@ on_pid=$!; pids+=($!)
 wait_port "$off_port"; wait_port "$on_port"
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.registry.RegistryThroughput \
   --off "127.0.0.1:$off_port" --on "127.0.0.1:$on_port" --pids "$off_pid,$on_pid" --rounds "$rounds" \
-  --seconds "$seconds" --out "$out/throughput.json" | tee -a "$summary"
+  --seconds "$seconds" --rate "$rate" --idle "$idle" --out "$out/throughput.json" | tee -a "$summary"
 say "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "results: $out"
