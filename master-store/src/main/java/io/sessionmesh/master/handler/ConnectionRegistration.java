@@ -4,6 +4,7 @@ import io.sessionmesh.master.coherence.Holder;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.coherence.Invalidator;
 import io.sessionmesh.master.coherence.PushTable;
+import io.sessionmesh.wire.tls.PeerIdentity;
 
 /**
  * Which cache one connection belongs to, as its REGISTER made it (PROTOCOL.md 3.7): the holder (null: an anonymous
@@ -21,6 +22,17 @@ public final class ConnectionRegistration {
     public ConnectionRegistration(HolderRegistry holders) {
         this.invalidator = holders.invalidatorFor(null);
         this.everyone = invalidator;
+    }
+
+    /** The peer as the registry records the host that created a session: one string per connection, shared. */
+    private String peerHost;
+
+    /** The peer of this connection as an operator names its host ({@link PeerIdentity#host}), worked out once. */
+    String peerHost(io.netty.channel.Channel channel) {
+        if (peerHost == null) {
+            peerHost = PeerIdentity.host(channel);
+        }
+        return peerHost;
     }
 
     /** The invalidator that tells every holder, this connection's own included. */

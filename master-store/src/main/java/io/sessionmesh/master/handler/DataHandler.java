@@ -10,7 +10,6 @@ import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
-import io.sessionmesh.wire.tls.PeerIdentity;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.ChannelFutureListener;
@@ -96,15 +95,15 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Create c) {
             if (c.placement() == null) {
-                return created(id, c, null, peerHost(ctx));
+                return created(id, c, null, registration.peerHost(ctx.channel()));
             }
             HashRing<Integer> ring = Placements.cached(c.placement());
             if (ring != null) {
-                return created(id, c, ring, peerHost(ctx));
+                return created(id, c, ring, registration.peerHost(ctx.channel()));
             }
             // a ring not built yet is built off this loop; the CREATE is answered once it is (DeferredAnswer)
             return new DeferredAnswer(Placements.ring(c.placement())
-                    .thenApplyAsync(built -> created(id, c, built, peerHost(ctx)), ctx.executor())
+                    .thenApplyAsync(built -> created(id, c, built, registration.peerHost(ctx.channel())), ctx.executor())
                     .exceptionally(failure -> errorAnswer(c.opcode(), id, failure)));
         }
         if (request instanceof MasterRequest.Delete d) {
@@ -139,16 +138,6 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         // REGISTER and PING are the registration handler's; a prepared request never reaches a master decoded.
         return new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
                 Opcodes.name(request.opcode()) + " is not a data operation of this master");
-    }
-
-    /** The peer as the registry records the host that created a session: one string per connection, shared. */
-    private String peerHost;
-
-    private String peerHost(ChannelHandlerContext ctx) {
-        if (peerHost == null) {
-            peerHost = PeerIdentity.host(ctx.channel());
-        }
-        return peerHost;
     }
 
     /** DESCRIBE's answer, or NOT_FOUND. */

@@ -16,7 +16,6 @@ import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
-import io.sessionmesh.wire.tls.PeerIdentity;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.TransportLimits;
 
@@ -130,7 +129,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             // a ring not built yet is built off this loop (Placements); the id is chosen once it is
             CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
                     ? CompletableFuture.completedFuture(null) : Placements.ring(c.placement());
-            String host = peerHost(ctx);
+            String host = registration.peerHost(ctx.channel());
             return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle, c.principal(), host), bit,
                             registration.invalidator()))
                     .thenApply(outcome -> {
@@ -181,16 +180,6 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             fence.whenDone(release);
         }
         return done;
-    }
-
-    /** The peer as the registry records the host that created a session: one string per connection, shared. */
-    private String peerHost;
-
-    private String peerHost(ChannelHandlerContext ctx) {
-        if (peerHost == null) {
-            peerHost = PeerIdentity.host(ctx.channel());
-        }
-        return peerHost;
     }
 
     /** Whether the sender's placement is not this group's map (the sender must fetch the map: MOVED). */

@@ -132,15 +132,25 @@ final class JsonReader {
                 throw unknownField(field);
             }
         }
+        id = idOrUrl(id);
+        return new SessionPrincipal(id, principal);
+    }
+
+    /**
+     * The session id of a body under a URL that names one: the URL's (a body's own id must be the same), or the body's
+     * where the URL names none (then it is required).
+     */
+    private String idOrUrl(String id) {
         if (urlSessionId != null) {
             if (id != null && !id.equals(urlSessionId)) {
                 throw bad("id", "names another session than the URL"); // neither id is repeated: they are secrets
             }
-            id = urlSessionId;
-        } else if (id == null) {
+            return urlSessionId;
+        }
+        if (id == null) {
             throw bad("id", "missing");
         }
-        return new SessionPrincipal(id, principal);
+        return id;
     }
 
     /** A principal (TransportLimits.checkPrincipal's rules), or null for JSON null; the message never repeats it. */
@@ -221,14 +231,7 @@ final class JsonReader {
         if (body == null) {
             throw bad("sections", "missing");
         }
-        if (urlSessionId != null) {
-            if (id != null && !id.equals(urlSessionId)) {
-                throw bad("id", "names another session than the URL"); // neither id is repeated: they are secrets
-            }
-            id = urlSessionId;
-        } else if (id == null) {
-            throw bad("id", "missing");
-        }
+        id = idOrUrl(id);
         return build(id, body);
     }
 
