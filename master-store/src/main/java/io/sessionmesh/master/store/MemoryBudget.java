@@ -44,7 +44,7 @@ import java.util.function.LongSupplier;
 public final class MemoryBudget {
     /**
      * Heap of one session beyond its sections: the {@code Session} object, its 22-character id String, its node and
-     * slot in the sessions map and its node in the expiry wheel's queue, measured at 199 to 205 bytes (100,000 empty
+     * slot in the sessions map and its node in the expiry wheel's queue, measured at 199 to 205 bytes before sessions carried a principal, host and registry version (16 bytes more) (100,000 empty
      * sessions, {@code StoreOverheadsTest}); plus 48 bytes for the holder bookkeeping ({@code SessionHolders} and its mask array
      * header) that the first read or write by a cache adds, counted for every session.
      */
@@ -64,9 +64,10 @@ public final class MemoryBudget {
     public static final int SCHEMA_OVERHEAD = 88;
     /**
      * Heap of a removed session the expiry wheel still holds (its {@code Session}, id and queue node, and the slot the
-     * sessions map does not give back); measured at 168 to 176 bytes (100,000 sessions deleted).
+     * sessions map does not give back); measured at 168 to 176 bytes (100,000 sessions deleted), then 184 once a session
+     * carried its principal, host and registry version (16 bytes more: two references and a long).
      */
-    public static final int REMOVED_ENTRY_OVERHEAD = 176;
+    public static final int REMOVED_ENTRY_OVERHEAD = 192;
     /** Heap of a session's principal beyond its chars: the String and its array headers (24 + 16, rounded up). */
     public static final int PRINCIPAL_OVERHEAD = 48;
     /** The largest share of the JVM's maximum heap a master accepts as its budget ({@code MasterConfig} refuses more). */
