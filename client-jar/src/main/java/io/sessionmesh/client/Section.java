@@ -37,10 +37,10 @@ public final class Section {
         boolean decoded;
         boolean set;
         /**
-         * Null while {@link #stored} is in this JVM's schemas (then an unchanged value encodes to it); otherwise the
-         * value as this JVM serialized it right after decoding, the reference for "unchanged" (see {@link #delta}).
+         * The decode of {@link #stored} with its reference for "unchanged" (see {@link #delta}); null once the value
+         * was set or saved here (then {@link #stored} is this JVM's encoding of it, the reference).
          */
-        byte[] baseline;
+        DecodedValue read;
     }
 
     Section(Session session, String name, long version, Map<String, byte[]> stored) {
@@ -86,9 +86,8 @@ public final class Section {
         if (!a.decoded) {
             try {
                 if (session.saveMode() == SaveMode.ON_SET_OR_READ) {
-                    DecodedValue read = session.codec().decodeForUpdate(a.stored);
-                    a.value = read.value();
-                    a.baseline = read.baseline();
+                    a.read = session.codec().decodeForUpdate(a.stored);
+                    a.value = a.read.value();
                 } else {
                     a.value = session.codec().decode(a.stored);
                 }
@@ -122,7 +121,7 @@ public final class Section {
         a.value = value;
         a.decoded = true;
         a.set = true;
-        a.baseline = null;
+        a.read = null;
         removed.remove(attribute);
     }
 
@@ -151,9 +150,9 @@ public final class Section {
      *
      * <p>A value read is sent only when this JVM changed it, never because this JVM encodes it differently from the
      * bytes read: those may come from a service with a newer version of the class (fields this one does not have)
-     * or an older name of it, and writing them back in this JVM's shape would erase what that service wrote. So a
-     * value read in this JVM's schemas is compared, encoded, with its stored bytes (one encoding, the common case);
-     * one read in another schema is compared with its {@link Attribute#baseline}, made when it was decoded. A value
+     * or an older name of it, and writing them back in this JVM's shape would erase what that service wrote. A value
+     * that cannot change in place (a string, an immutable record) is not looked at again; any other is serialized
+     * and compared with the reference its decode kept ({@link AttributeCodec#encodeIfChanged(DecodedValue)}). A value
      * changed in place is then sent in this JVM's shape: last writer wins, as for a set. Encodes the values; nothing
      * is changed here until {@link #saved}.
      */
@@ -164,7 +163,7 @@ public final class Section {
             if (a.set) {
                 set.put(e.getKey(), codec.encode(a.value));
             } else if (mode == SaveMode.ON_SET_OR_READ && a.decoded && a.value != null) {
-                byte[] changed = codec.encodeIfChanged(a.value, a.stored, a.baseline);
+                byte[] changed = a.read != null ? codec.encodeIfChanged(a.read) : codec.encodeIfChanged(a.value, a.stored);
                 if (changed != null) {
                     set.put(e.getKey(), changed);
                 }
@@ -195,7 +194,7 @@ public final class Section {
             if (a != null) {
                 a.stored = bytes;
                 a.set = false;
-                a.baseline = null; // written by this JVM: in its schemas now
+                a.read = null; // written by this JVM: its bytes are the reference now
             }
         });
         removed.removeAll(delta.remove());

@@ -2,6 +2,7 @@ package io.sessionmesh.serialization.attribute;
 
 import io.sessionmesh.serialization.attribute.internal.CollectionShapes;
 import io.sessionmesh.serialization.attribute.internal.GuardedDeserializeStream;
+import io.sessionmesh.serialization.attribute.internal.ImmutableValues;
 import io.sessionmesh.serialization.attribute.internal.OneNioRuntime;
 import io.sessionmesh.serialization.attribute.internal.PreparingSizeStream;
 import io.sessionmesh.serialization.attribute.internal.SchemaIntake;
@@ -42,9 +43,10 @@ import java.util.concurrent.atomic.LongAdder;
  * when this JVM changed it, never because this JVM's encoding of it differs from the bytes another version of
  * the class wrote. Written back, a value would lose the fields this JVM's version does not have, or move to this
  * JVM's name of a renamed class, which services that know only a former name cannot read. So when the bytes read came from another schema, the reference for "unchanged"
- * is this JVM's own serialization of the value made right after decoding ({@link DecodedValue#baseline()}),
- * not the bytes read; when they came from this JVM's schemas (the common case) it is the bytes read, and no
- * extra encoding is made.
+ * is this JVM's own serialization of the value made right after decoding, not the bytes read; when they came
+ * from this JVM's schemas (the common case) it is the serialized bytes read, and no extra serialization is made
+ * at decode. At save, a value that cannot change in place (an immutable record, a string) is not serialized at all,
+ * and any other is serialized once, uncompressed, for the comparison.
  *
  * <p>A value that cannot be decoded fails alone, with a subtype of {@link AttributeCodecException}; the
  * codec and every other value stay usable. Thread-safe; build one per client and share it.
@@ -198,16 +200,17 @@ public final class AttributeCodec {
     }
 
     /**
-     * Decodes a value the caller may write back later, noting whether it was written with this JVM's own schema
-     * of every class in it. If it was not, also serializes it once more now, as this JVM would, for
-     * {@link #encodeIfChanged} to compare against (see the class comment for why).
+     * Decodes a value the caller may write back later, keeping what {@link #encodeIfChanged} compares against: the
+     * serialized bytes read, when every class in it was written with this JVM's own schema (no copy: the stored bytes
+     * themselves, or their decompressed form); otherwise this JVM's serialization of the value made now, once more
+     * (see the class comment for why).
      *
      * @throws AttributeDecodeException (or a subtype) naming what is wrong; other values are not affected
      */
     public DecodedValue decodeForUpdate(byte[] value) {
         Read read = decode(value, 0, value.length, localSchema);
         if (read.localSchemas) {
-            return new DecodedValue(read.value, null);
+            return new DecodedValue(read.value, true, read.serialized, read.from, read.size);
         }
         decodedFromOtherSchemas.increment();
         byte[] baseline;
@@ -216,27 +219,47 @@ public final class AttributeCodec {
         } catch (AttributeEncodeException e) {
             baseline = UNENCODABLE_BASELINE; // encodeIfChanged fails the same way at save, as encode would
         }
-        return new DecodedValue(read.value, baseline);
+        return new DecodedValue(read.value, false, baseline, 0, baseline.length);
     }
 
     /**
      * The bytes to write back for a value read with {@link #decodeForUpdate}, or null when this JVM did not change
-     * it: with no baseline, its encoding is compared with the bytes it was read from (or last written as), one
-     * encoding; with a baseline, its serialization is compared with the baseline, and only a value that differs is
-     * encoded. A value changed in place is therefore written back in this JVM's shape, whatever the bytes read
-     * held beyond it (last writer wins, as for any write).
+     * it. A value that cannot change in place ({@link ImmutableValues}: strings, boxed numbers, enums, records and
+     * immutable collections of such) is not serialized at all; any other is serialized, uncompressed, and compared
+     * with the decode's reference, and only a value that differs is encoded (compressed). A value changed in place is
+     * therefore written back in this JVM's shape, whatever the bytes read held beyond it (last writer wins, as for
+     * any write).
      *
-     * @param value the value, perhaps changed in place since it was decoded
-     * @param stored the bytes it was read from, or last written as by this codec
-     * @param baseline {@link DecodedValue#baseline()} of the decode, or null once {@code stored} was written here
+     * @param read what {@link #decodeForUpdate} gave; its value perhaps changed in place since
      * @throws AttributeEncodeException if the value cannot be encoded
      */
-    public byte[] encodeIfChanged(Object value, byte[] stored, byte[] baseline) {
-        if (baseline == null) {
-            byte[] fresh = encode(value);
-            return Arrays.equals(fresh, stored) ? null : fresh;
+    public byte[] encodeIfChanged(DecodedValue read) {
+        Object value = read.value();
+        if (value == null || ImmutableValues.cannotChange(value)) {
+            return null;
         }
-        return Arrays.equals(snapshot(value), baseline) ? null : encode(value);
+        byte[] now = snapshot(value);
+        return Arrays.equals(now, 0, now.length, read.reference, read.referenceFrom, read.referenceFrom + read.referenceLength)
+                ? null : encode(value);
+    }
+
+    /**
+     * The bytes to write back for a value this codec last encoded as {@code stored}, or null when it did not change
+     * since: its serialization is compared with {@code stored}'s, decompressed.
+     *
+     * @throws AttributeEncodeException if the value cannot be encoded
+     */
+    public byte[] encodeIfChanged(Object value, byte[] stored) {
+        if (ImmutableValues.cannotChange(value)) {
+            return null;
+        }
+        Payload p;
+        try {
+            p = payload(stored, 0, stored.length);
+        } catch (CorruptValueException e) {
+            return encode(value); // cannot compare with bytes this codec wrote but cannot read: write it again
+        }
+        return encodeIfChanged(new DecodedValue(value, true, p.serialized, p.from, p.size));
     }
 
     /** This JVM's plain serialization of a value, uncompressed and published nowhere: for comparisons only. */
@@ -255,21 +278,9 @@ public final class AttributeCodec {
     }
 
     private Read decode(byte[] value, int offset, int length, GuardedDeserializeStream.SchemaCheck check) {
-        Objects.checkFromIndexSize(offset, length, value.length);
         try {
-            byte[] serialized;
-            int from;
-            int size;
-            if (ValueCompressor.isUncompressed(value, offset, length)) {
-                serialized = value;
-                from = offset + ValueCompressor.payloadOffset(value, offset, length);
-                size = length - (from - offset);
-            } else {
-                serialized = compressor.decode(value, offset, length);
-                from = 0;
-                size = serialized.length;
-            }
-            return deserialize(serialized, from, size, check);
+            Payload p = payload(value, offset, length);
+            return deserialize(p.serialized, p.from, p.size, check);
         } catch (CorruptValueException e) {
             decodeFailures.increment();
             throw new AttributeDecodeException("value of " + length + " bytes is corrupt: " + e.getMessage(), e);
@@ -277,6 +288,20 @@ public final class AttributeCodec {
             decodeFailures.increment();
             throw e;
         }
+    }
+
+    /** The serialized form inside a value: the value's own bytes when stored uncompressed, else decompressed. */
+    private Payload payload(byte[] value, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, value.length);
+        if (ValueCompressor.isUncompressed(value, offset, length)) {
+            int from = offset + ValueCompressor.payloadOffset(value, offset, length);
+            return new Payload(value, from, length - (from - offset));
+        }
+        byte[] serialized = compressor.decode(value, offset, length);
+        return new Payload(serialized, 0, serialized.length);
+    }
+
+    private record Payload(byte[] serialized, int from, int size) {
     }
 
     private Read deserialize(byte[] serialized, int from, int size, GuardedDeserializeStream.SchemaCheck check) {
@@ -288,7 +313,7 @@ public final class AttributeCodec {
                 if (in.available() != 0) {
                     throw new AttributeDecodeException("value has " + in.available() + " bytes left over after the object");
                 }
-                return new Read(result, in.readOnlyLocalSchemas());
+                return new Read(result, in.readOnlyLocalSchemas(), serialized, from, size);
             } catch (AttributeCodecException e) {
                 throw e;
             } catch (Exception | StackOverflowError e) {
@@ -438,7 +463,8 @@ public final class AttributeCodec {
     }
 
     /** A decoded value, and whether every object in it was written with this JVM's schema of its class. */
-    private record Read(Object value, boolean localSchemas) {
+    /** A decoded value, and the serialized bytes it was read from ({@code serialized[from, from + size)}). */
+    private record Read(Object value, boolean localSchemas, byte[] serialized, int from, int size) {
     }
 
     /** Whether this codec has published the schema of a class. */

@@ -112,7 +112,7 @@ class AttributeCodecRoundTripTest {
         byte[] stored = codec.encode(value);
         DecodedValue read = codec.decodeForUpdate(stored);
         assertTrue(read.writtenWithLocalSchemas(), "a value of " + value.getClass().getName() + " got a baseline");
-        assertNull(codec.encodeIfChanged(read.value(), stored, read.baseline()));
+        assertNull(codec.encodeIfChanged(read));
         assertEquals(0, codec.decodedFromOtherSchemas());
     }
 
@@ -123,8 +123,45 @@ class AttributeCodecRoundTripTest {
         @SuppressWarnings("unchecked")
         List<String> list = (List<String>) read.value();
         list.add("b");
-        byte[] changed = codec.encodeIfChanged(list, stored, read.baseline());
+        byte[] changed = codec.encodeIfChanged(read);
         assertEquals(List.of("a", "b"), codec.decode(changed));
+    }
+
+    /** A record that cannot change itself, holding a list that can. */
+    record Basket(String owner, List<String> items) implements java.io.Serializable {
+    }
+
+    @Test
+    void encodeIfChanged_listInsideARecordChangedInPlace_isEncoded() {
+        byte[] stored = codec.encode(new Basket("o", new ArrayList<>(List.of("a"))));
+        DecodedValue read = codec.decodeForUpdate(stored);
+        assertNull(codec.encodeIfChanged(read), "unchanged");
+        ((Basket) read.value()).items().add("b");
+        byte[] changed = codec.encodeIfChanged(read);
+        assertEquals(new Basket("o", List.of("a", "b")), codec.decode(changed));
+    }
+
+    @Test
+    void encodeIfChanged_againstBytesThisCodecWrote_sendsOnlyAChange() {
+        List<String> list = new ArrayList<>(List.of("a"));
+        byte[] stored = codec.encode(list);
+        assertNull(codec.encodeIfChanged(list, stored));
+        list.add("b");
+        assertEquals(List.of("a", "b"), codec.decode(codec.encodeIfChanged(list, stored)));
+        assertNull(codec.encodeIfChanged("immutable", codec.encode("other")), "a string cannot change in place");
+    }
+
+    @Test
+    void encodeIfChanged_largeCompressedValueUnchanged_isNotWrittenBack() {
+        List<String> list = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            list.add("repeated text that compresses well " + (i % 7));
+        }
+        byte[] stored = codec.encode(list);
+        DecodedValue read = codec.decodeForUpdate(stored);
+        assertNull(codec.encodeIfChanged(read));
+        ((List<String>) read.value()).set(3, "changed");
+        assertEquals("changed", ((List<?>) codec.decode(codec.encodeIfChanged(read))).get(3));
     }
 
     @Test

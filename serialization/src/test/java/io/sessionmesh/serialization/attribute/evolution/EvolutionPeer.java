@@ -60,7 +60,7 @@ public final class EvolutionPeer {
             f.setAccessible(true);
             f.set(target, newValue);
         }
-        return codec.encodeIfChanged(read.value(), value, read.baseline());
+        return codec.encodeIfChanged(read);
     }
 
     /** Encodes a mutable list holding one object of {@code className}. */
