@@ -86,7 +86,8 @@ public final class SidecarServer implements AutoCloseable {
                 .tls(config.masterTls() == null ? null : config.masterTls().clientContext())
                 .build();
         MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
-                config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin());
+                config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin(),
+                config.masterOnRestLoops() ? workers : null);
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl(), cacheTicker);
         this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
         List<List<InetSocketAddress>> masters = embeddedMaster == null ? config.masters() : List.of(List.of(embeddedMaster.address()));

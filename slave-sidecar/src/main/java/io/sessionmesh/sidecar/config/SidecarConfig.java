@@ -52,7 +52,13 @@ import java.util.Map;
  *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
  *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
  *   <tr><td>touch-interval</td><td>5s</td><td>how often reads served from the cache extend sessions' idle time on their master</td></tr>
- *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master</td></tr>
+ *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master when
+ *       master-on-rest-loops is false</td></tr>
+ *   <tr><td>master-on-rest-loops</td><td>true</td><td>each REST loop has a data connection of its own to each master, on
+ *       that loop: a miss or a write is sent and answered on the thread that read the request, with no hand-off
+ *       between threads (two fewer wake-ups a call); the control connection (invalidations, their confirmations,
+ *       lease renewals) stays on the master-io-threads. False: master-connections connections on the
+ *       master-io-threads</td></tr>
  *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
  *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
  *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests sent on one master
@@ -128,6 +134,7 @@ public final class SidecarConfig {
     private final Duration cacheTtl;
     private final Duration touchInterval;
     private final int masterConnections;
+    private final boolean masterOnRestLoops;
     private final Duration masterConnectTimeout;
     private final Duration masterTimeout;
     private final int masterMaxInFlight;
@@ -183,6 +190,7 @@ public final class SidecarConfig {
         cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
         touchInterval = c.duration("touch-interval", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofHours(1));
         masterConnections = c.integer("master-connections", DEFAULT_MASTER_CONNECTIONS, 1, 64);
+        masterOnRestLoops = c.bool("master-on-rest-loops", true);
         masterConnectTimeout = c.duration("master-connect-timeout", Duration.ofSeconds(1), Duration.ofMillis(10),
                 Duration.ofMinutes(1));
         masterTimeout = c.duration("master-timeout", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(10));
@@ -361,6 +369,11 @@ public final class SidecarConfig {
 
     public int masterConnections() {
         return masterConnections;
+    }
+
+    /** Whether each REST loop has its own data connection to each master (see the class comment). */
+    public boolean masterOnRestLoops() {
+        return masterOnRestLoops;
     }
 
     public Duration masterConnectTimeout() {

@@ -7,12 +7,14 @@ import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.transport.Status;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +26,9 @@ import java.util.function.Function;
 
 /**
  * A few persistent, pipelined connections to one master, or to the leader of one group of masters (PROTOCOL.md 3.8).
- * Requests go round-robin over the open ones. A
+ * A request made on the event loop of one of them goes on that one (with {@link Options#dataLoops()}, each REST loop of
+ * the sidecar has its own: the request is written and its answer handled on the caller's thread); other requests go
+ * round-robin over the open ones. A
  * connection that closes, or whose heartbeat PING gets no answer in time, is replaced: reconnect attempts back
  * off from {@code reconnectMin}, doubling to {@code reconnectMax}, and start over at the minimum once one
  * succeeds. With no open connection a request fails at once with UNAVAILABLE, naming the master and its last
@@ -44,9 +48,22 @@ public final class MasterPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MasterPool.class);
     private static final byte[] PING = {'h', 'b'};
 
-    /** Settings of a pool. */
+    /**
+     * Settings of a pool.
+     *
+     * @param dataLoops where the data connections run: null, every connection ({@code connections} of them) on the
+     *     pool's own group; otherwise the control connection on the pool's group and one data connection on each loop
+     *     of {@code dataLoops} (the sidecar's REST loops), so a request made on one of those loops is written, and its
+     *     answer handled, on the same thread, with no hand-off between threads either way
+     */
     public record Options(int connections, MasterConnectionOptions connection, Duration reconnectMin,
-                          Duration reconnectMax, Duration heartbeatInterval, UUID holder, Duration leaseMargin) {
+                          Duration reconnectMax, Duration heartbeatInterval, UUID holder, Duration leaseMargin,
+                          EventLoopGroup dataLoops) {
+        /** Every connection on the pool's own group. */
+        public Options(int connections, MasterConnectionOptions connection, Duration reconnectMin, Duration reconnectMax,
+                       Duration heartbeatInterval, UUID holder, Duration leaseMargin) {
+            this(connections, connection, reconnectMin, reconnectMax, heartbeatInterval, holder, leaseMargin, null);
+        }
     }
 
     /** The slot of the control connection. */
@@ -89,9 +106,19 @@ public final class MasterPool implements AutoCloseable {
         this.options = options;
         this.group = group;
         this.pushes = pushes;
-        this.slots = new Slot[options.connections()];
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i);
+        if (options.dataLoops() == null) {
+            this.slots = new Slot[options.connections()];
+            for (int i = 0; i < slots.length; i++) {
+                slots[i] = new Slot(i, group);
+            }
+        } else {
+            List<EventLoopGroup> loops = new ArrayList<>();
+            options.dataLoops().forEach(loop -> loops.add((EventLoop) loop));
+            this.slots = new Slot[1 + loops.size()];
+            slots[CONTROL] = new Slot(CONTROL, group);
+            for (int i = 1; i < slots.length; i++) {
+                slots[i] = new Slot(i, loops.get(i - 1));
+            }
         }
     }
 
@@ -201,6 +228,12 @@ public final class MasterPool implements AutoCloseable {
     }
 
     private Slot openSlot() {
+        for (int i = CONTROL + 1; i < slots.length; i++) {
+            MasterConnection c = slots[i].connection;
+            if (c != null && c.eventLoop().inEventLoop() && c.isOpen()) {
+                return slots[i]; // this thread's own connection: no hand-off
+            }
+        }
         int start = Math.floorMod(next.getAndIncrement(), slots.length);
         for (int i = 0; i < slots.length; i++) {
             Slot s = slots[(start + i) % slots.length];
@@ -345,13 +378,16 @@ public final class MasterPool implements AutoCloseable {
     /** One connection's place in the pool, and its reconnect schedule. */
     private final class Slot {
         private final int index;
+        /** Where its connection runs: the pool's group, or one REST loop. */
+        private final EventLoopGroup home;
         private volatile MasterConnection connection;
         /** The replica {@link #connection} goes to. */
         private volatile InetSocketAddress address;
         private volatile long backoffMillis = options.reconnectMin().toMillis();
 
-        Slot(int index) {
+        Slot(int index, EventLoopGroup home) {
             this.index = index;
+            this.home = home;
         }
 
         void connect() {
@@ -360,7 +396,7 @@ public final class MasterPool implements AutoCloseable {
             }
             InetSocketAddress to = target;
             InetSocketAddress resolved = new InetSocketAddress(to.getHostString(), to.getPort());
-            MasterConnection.connect(group, resolved, options.connection(), pushes).whenComplete((c, e) -> {
+            MasterConnection.connect(home, resolved, options.connection(), pushes).whenComplete((c, e) -> {
                 if (e != null) {
                     lastError = e.getMessage();
                     moveFrom(to, ""); // in a group: try the next replica
