@@ -3,8 +3,6 @@ package io.sessionmesh.client.internal;
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -35,6 +33,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SidecarHttp implements Closeable {
     /** Headers of one answer. */
     public static final int MAX_HEADER_BYTES = 16 << 10;
+    /** Each connection's read buffer (and its write buffer, which grows for a larger head). */
+    static final int BUFFER_BYTES = 16 << 10;
     /** A pooled connection idle longer than this is closed rather than reused (the sidecar may have dropped it). */
     public static final long MAX_IDLE_MILLIS = 30_000;
 
@@ -151,11 +151,21 @@ public final class SidecarHttp implements Closeable {
         }
     }
 
-    /** One keep-alive connection; used by one thread at a time. */
+    /**
+     * One keep-alive connection; used by one thread at a time. It reads answers through a buffer of its own and parses
+     * the head as bytes (no per-byte locking of a {@code BufferedInputStream}, no String per header line), and writes
+     * a request's head and body in one socket write when they fit its buffer.
+     */
     private final class Connection {
         final Socket socket;
         final OutputStream out;
         final InputStream in;
+        /** Read ahead from the socket: the answer's head, and the start of its body. */
+        final byte[] buf = new byte[BUFFER_BYTES];
+        int pos;
+        int lim;
+        /** A request's head and (when it fits) its body, written with one call. */
+        byte[] outBuf = new byte[BUFFER_BYTES];
         int uses;
         long lastUsed = System.nanoTime();
         boolean keepAlive = true;
@@ -163,67 +173,100 @@ public final class SidecarHttp implements Closeable {
 
         Connection(Socket socket) throws IOException {
             this.socket = socket;
-            this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
-            this.in = new BufferedInputStream(socket.getInputStream(), 16384);
+            this.out = socket.getOutputStream();
+            this.in = socket.getInputStream();
         }
 
         Response exchange(String method, String target, String contentType, byte[] body, String accept, long deadline)
                 throws IOException {
             uses++;
             answered = false;
-            StringBuilder head = new StringBuilder(160).append(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: ")
-                    .append(hostHeader).append("\r\n");
+            int n = 0;
+            n = ascii(n, method);
+            n = ascii(n, " ");
+            n = ascii(n, target);
+            n = ascii(n, " HTTP/1.1\r\nHost: ");
+            n = ascii(n, hostHeader);
+            n = ascii(n, "\r\n");
             if (accept != null) {
-                head.append("Accept: ").append(accept).append("\r\n");
+                n = ascii(n, "Accept: ");
+                n = ascii(n, accept);
+                n = ascii(n, "\r\n");
             }
             if (body != null) {
-                head.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(body.length).append("\r\n");
+                n = ascii(n, "Content-Type: ");
+                n = ascii(n, contentType);
+                n = ascii(n, "\r\nContent-Length: ");
+                n = ascii(n, Integer.toString(body.length));
+                n = ascii(n, "\r\n");
             } else if (!method.equals("GET") && !method.equals("DELETE")) {
-                head.append("Content-Length: 0\r\n");
+                n = ascii(n, "Content-Length: 0\r\n");
             }
-            head.append("\r\n");
-            out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-            if (body != null) {
-                out.write(body);
+            n = ascii(n, "\r\n");
+            if (body != null && n + body.length <= outBuf.length) {
+                System.arraycopy(body, 0, outBuf, n, body.length);
+                out.write(outBuf, 0, n + body.length);
+            } else {
+                out.write(outBuf, 0, n);
+                if (body != null) {
+                    out.write(body);
+                }
             }
-            out.flush();
             int left = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
             socket.setSoTimeout(left);
             return readResponse();
         }
 
-        private Response readResponse() throws IOException {
-            String status = line();
-            answered = true;
-            if (!status.startsWith("HTTP/1.1 ") && !status.startsWith("HTTP/1.0 ") || status.length() < 12) {
-                throw new IOException("not an HTTP answer: " + status);
+        /** Appends {@code s} (ASCII: methods, paths already escaped, header values) at {@code at}; the new end. */
+        private int ascii(int at, String s) {
+            int len = s.length();
+            if (at + len > outBuf.length) {
+                outBuf = java.util.Arrays.copyOf(outBuf, Math.max(outBuf.length * 2, at + len));
             }
-            int code = Integer.parseInt(status.substring(9, 12));
-            keepAlive = status.startsWith("HTTP/1.1");
+            for (int i = 0; i < len; i++) {
+                outBuf[at + i] = (byte) s.charAt(i);
+            }
+            return at + len;
+        }
+
+        private Response readResponse() throws IOException {
+            int headEnd = readHead();
+            answered = true;
+            int p = pos;
+            int lineEnd = lineEnd(p, headEnd);
+            if (lineEnd - p < 12 || !startsWith(p, "HTTP/1.") || (buf[p + 7] != '1' && buf[p + 7] != '0') || buf[p + 8] != ' ') {
+                throw new IOException("not an HTTP answer: " + new String(buf, p, Math.min(lineEnd - p, 80), StandardCharsets.ISO_8859_1));
+            }
+            int code = digit(p + 9) * 100 + digit(p + 10) * 10 + digit(p + 11);
+            keepAlive = buf[p + 7] == '1';
             long length = -1;
             String contentType = null;
-            int headerBytes = status.length();
-            for (String h; !(h = line()).isEmpty(); ) {
-                headerBytes += h.length();
-                if (headerBytes > MAX_HEADER_BYTES) {
-                    throw new IOException("answer headers above " + MAX_HEADER_BYTES + " bytes");
-                }
-                int colon = h.indexOf(':');
-                if (colon <= 0) {
+            for (p = next(lineEnd); p < headEnd; p = next(lineEnd)) {
+                lineEnd = lineEnd(p, headEnd);
+                int colon = indexOf(p, lineEnd, ':');
+                if (colon <= p) {
                     continue;
                 }
-                String name = h.substring(0, colon).trim();
-                String value = h.substring(colon + 1).trim();
-                if (name.equalsIgnoreCase("content-length")) {
-                    length = Long.parseLong(value);
-                } else if (name.equalsIgnoreCase("content-type")) {
-                    contentType = value;
-                } else if (name.equalsIgnoreCase("connection")) {
-                    keepAlive = !value.equalsIgnoreCase("close");
-                } else if (name.equalsIgnoreCase("transfer-encoding")) {
-                    throw new IOException("transfer-encoding " + value + " is not expected from a sidecar");
+                int v = colon + 1;
+                while (v < lineEnd && (buf[v] == ' ' || buf[v] == '\t')) {
+                    v++;
+                }
+                int ve = lineEnd;
+                while (ve > v && (buf[ve - 1] == ' ' || buf[ve - 1] == '\t')) {
+                    ve--;
+                }
+                if (nameIs(p, colon, "content-length")) {
+                    length = parseLength(v, ve);
+                } else if (nameIs(p, colon, "content-type")) {
+                    contentType = new String(buf, v, ve - v, StandardCharsets.ISO_8859_1);
+                } else if (nameIs(p, colon, "connection")) {
+                    keepAlive = !(ve - v == 5 && regionIgnoreCase(v, "close"));
+                } else if (nameIs(p, colon, "transfer-encoding")) {
+                    throw new IOException("transfer-encoding " + new String(buf, v, ve - v, StandardCharsets.ISO_8859_1)
+                            + " is not expected from a sidecar");
                 }
             }
+            pos = headEnd + 4;
             if (length < 0) {
                 if (code == 204 || code == 304) {
                     length = 0;
@@ -235,34 +278,126 @@ public final class SidecarHttp implements Closeable {
                 throw new IOException("answer body of " + length + " bytes is above the limit of " + maxBodyBytes);
             }
             byte[] body = new byte[(int) length];
-            int read = 0;
+            int read = Math.min(body.length, lim - pos);
+            System.arraycopy(buf, pos, body, 0, read);
+            pos += read;
             while (read < body.length) {
-                int n = in.read(body, read, body.length - read);
-                if (n < 0) {
+                int r = in.read(body, read, body.length - read);
+                if (r < 0) {
                     throw new EOFException("answer ends after " + read + " of " + body.length + " bytes");
                 }
-                read += n;
+                read += r;
             }
             return new Response(code, contentType, body);
         }
 
-        /** A header line without its CRLF, bounded. */
-        private String line() throws IOException {
-            StringBuilder b = new StringBuilder(64);
-            while (true) {
-                int c = in.read();
-                if (c < 0) {
-                    throw new EOFException("connection closed by the sidecar");
-                }
-                if (c == '\n') {
-                    int n = b.length();
-                    return n > 0 && b.charAt(n - 1) == '\r' ? b.substring(0, n - 1) : b.toString();
-                }
-                if (b.length() >= MAX_HEADER_BYTES) {
-                    throw new IOException("an answer header line above " + MAX_HEADER_BYTES + " bytes");
-                }
-                b.append((char) c);
+        /**
+         * Reads until the buffer holds a whole head (up to its blank line); the index of that CRLFCRLF. The head is
+         * bounded by {@value #MAX_HEADER_BYTES} bytes.
+         */
+        private int readHead() throws IOException {
+            if (pos == lim) {
+                pos = 0;
+                lim = 0;
             }
+            int scanned = pos;
+            while (true) {
+                for (int i = Math.max(pos, scanned - 3); i + 3 < lim; i++) {
+                    if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n') {
+                        return i;
+                    }
+                }
+                scanned = lim;
+                if (lim - pos >= MAX_HEADER_BYTES) {
+                    throw new IOException("answer headers above " + MAX_HEADER_BYTES + " bytes");
+                }
+                if (lim == buf.length) { // compact: the head so far to the front
+                    System.arraycopy(buf, pos, buf, 0, lim - pos);
+                    scanned -= pos;
+                    lim -= pos;
+                    pos = 0;
+                }
+                int r = in.read(buf, lim, buf.length - lim);
+                if (r < 0) {
+                    throw new EOFException(lim == pos ? "connection closed by the sidecar" : "answer ends inside its headers");
+                }
+                lim += r;
+            }
+        }
+
+        private int lineEnd(int from, int headEnd) {
+            for (int i = from; i < headEnd; i++) {
+                if (buf[i] == '\r' && buf[i + 1] == '\n') {
+                    return i;
+                }
+            }
+            return headEnd;
+        }
+
+        private int next(int lineEnd) {
+            return lineEnd + 2;
+        }
+
+        private int indexOf(int from, int to, char c) {
+            for (int i = from; i < to; i++) {
+                if (buf[i] == c) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private boolean startsWith(int at, String prefix) {
+            for (int i = 0; i < prefix.length(); i++) {
+                if (buf[at + i] != prefix.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean nameIs(int from, int colon, String lowerName) {
+            int end = colon;
+            while (end > from && (buf[end - 1] == ' ' || buf[end - 1] == '\t')) {
+                end--;
+            }
+            return end - from == lowerName.length() && regionIgnoreCase(from, lowerName);
+        }
+
+        private boolean regionIgnoreCase(int at, String lower) {
+            for (int i = 0; i < lower.length(); i++) {
+                int b = buf[at + i];
+                if (b >= 'A' && b <= 'Z') {
+                    b += 'a' - 'A';
+                }
+                if (b != lower.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private int digit(int at) throws IOException {
+            int d = buf[at] - '0';
+            if (d < 0 || d > 9) {
+                throw new IOException("not an HTTP status code: " + new String(buf, at - 9, 12, StandardCharsets.ISO_8859_1));
+            }
+            return d;
+        }
+
+        private long parseLength(int from, int to) throws IOException {
+            if (from == to || to - from > 18) {
+                throw new IOException("bad Content-Length: " + new String(buf, from, to - from, StandardCharsets.ISO_8859_1));
+            }
+            long v = 0;
+            for (int i = from; i < to; i++) {
+                int d = buf[i] - '0';
+                if (d < 0 || d > 9) {
+                    throw new IOException("bad Content-Length: " + new String(buf, from, to - from, StandardCharsets.ISO_8859_1));
+                }
+                v = v * 10 + d;
+            }
+            return v;
         }
 
         void close() {

@@ -1,0 +1,174 @@
+package io.sessionmesh.client.internal;
+
+import io.sessionmesh.client.SidecarUnavailableException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The sidecar client's HTTP/1.1 framing against a plain socket server on loopback that answers with exactly the
+ * bytes a test gives, sent in as many pieces as it likes: heads split anywhere, header names in any case, bodies
+ * larger than the buffers, and the answers a sidecar never gives, which must fail cleanly.
+ */
+class SidecarHttpTest {
+    private ServerSocket server;
+    private final List<byte[]> requests = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connections = new AtomicInteger();
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** A server that reads each request (head plus Content-Length body) and writes {@code answer}'s pieces. */
+    private SidecarHttp serve(Function<byte[], List<byte[]>> answer) throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    connections.incrementAndGet();
+                    Thread c = new Thread(() -> handle(s, answer));
+                    c.setDaemon(true);
+                    c.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return new SidecarHttp(URI.create("http://127.0.0.1:" + server.getLocalPort()), Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 2, 1 << 20);
+    }
+
+    private void handle(Socket s, Function<byte[], List<byte[]>> answer) {
+        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+            while (true) {
+                ByteArrayOutputStream head = new ByteArrayOutputStream();
+                int b;
+                while ((b = in.read()) >= 0) {
+                    head.write(b);
+                    byte[] h = head.toByteArray();
+                    if (h.length >= 4 && h[h.length - 4] == '\r' && h[h.length - 3] == '\n' && h[h.length - 2] == '\r' && h[h.length - 1] == '\n') {
+                        break;
+                    }
+                }
+                if (b < 0) {
+                    return;
+                }
+                String text = head.toString(StandardCharsets.ISO_8859_1);
+                int length = 0;
+                for (String line : text.split("\r\n")) {
+                    if (line.toLowerCase().startsWith("content-length:")) {
+                        length = Integer.parseInt(line.substring(15).trim());
+                    }
+                }
+                byte[] body = in.readNBytes(length);
+                ByteArrayOutputStream whole = new ByteArrayOutputStream();
+                whole.write(head.toByteArray());
+                whole.write(body);
+                requests.add(whole.toByteArray());
+                for (byte[] piece : answer.apply(whole.toByteArray())) {
+                    out.write(piece);
+                    out.flush();
+                    Thread.sleep(2);
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the test closed it
+        }
+    }
+
+    private static List<byte[]> pieces(String text, int size) {
+        byte[] all = text.getBytes(StandardCharsets.ISO_8859_1);
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < all.length; i += size) {
+            out.add(Arrays.copyOfRange(all, i, Math.min(all.length, i + size)));
+        }
+        return out;
+    }
+
+    @Test
+    void exchange_headSplitIntoSingleBytes_andNamesInAnyCase_isParsed() throws IOException {
+        SidecarHttp http = serve(req -> pieces("HTTP/1.1 201 Created\r\ncOnTeNt-TyPe :  application/json \r\n"
+                + "X-Other: 1\r\nCONTENT-LENGTH: 5\r\n\r\nhello", 1));
+        SidecarHttp.Response r = http.exchange("GET", "/v1/sessions/a", null, null, "application/json");
+        assertEquals(201, r.status());
+        assertEquals("application/json", r.contentType());
+        assertEquals("hello", new String(r.body(), StandardCharsets.US_ASCII));
+        String sent = new String(requests.get(0), StandardCharsets.ISO_8859_1);
+        assertTrue(sent.startsWith("GET /v1/sessions/a HTTP/1.1\r\nHost: 127.0.0.1:" + server.getLocalPort()
+                + "\r\nAccept: application/json\r\n\r\n"), sent);
+    }
+
+    @Test
+    void exchange_keepAlive_reusesTheConnection_untilTheSidecarSaysClose() throws IOException {
+        AtomicInteger n = new AtomicInteger();
+        SidecarHttp http = serve(req -> List.of(("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n"
+                + (n.incrementAndGet() == 2 ? "Connection: close\r\n" : "") + "\r\nx").getBytes(StandardCharsets.US_ASCII)));
+        for (int i = 0; i < 4; i++) {
+            assertEquals(200, http.exchange("GET", "/v1/x", null, null, null).status());
+        }
+        assertEquals(2, connections.get(), "one connection until the close, then a new one");
+    }
+
+    @Test
+    void exchange_bodiesLargerThanTheBuffers_goBothWays() throws IOException {
+        byte[] big = new byte[3 * SidecarHttp.BUFFER_BYTES + 7];
+        Arrays.fill(big, (byte) 'b');
+        SidecarHttp http = serve(req -> {
+            List<byte[]> out = new ArrayList<>(pieces("HTTP/1.1 200 OK\r\nContent-Length: " + big.length + "\r\n\r\n", 7));
+            out.add(big);
+            return out;
+        });
+        SidecarHttp.Response r = http.exchange("PATCH", "/v1/sessions/a", "application/octet-stream", big, null);
+        assertArrayEquals(big, r.body());
+        byte[] sent = requests.get(0);
+        assertArrayEquals(big, Arrays.copyOfRange(sent, sent.length - big.length, sent.length));
+        assertTrue(new String(sent, 0, 200, StandardCharsets.ISO_8859_1).contains("Content-Length: " + big.length + "\r\n"));
+    }
+
+    @Test
+    void exchange_answersASidecarNeverGives_failCleanly_andTheNextCallWorks() throws IOException {
+        AtomicInteger n = new AtomicInteger();
+        String[] bad = {"HTTP/1.1 200 OK\r\n\r\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                "SMTP ready\r\n\r\n", "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nX-Big: " + "y".repeat(SidecarHttp.MAX_HEADER_BYTES) + "\r\n\r\n"};
+        SidecarHttp http = serve(req -> {
+            int i = n.getAndIncrement();
+            return List.of((i < bad.length ? bad[i] : "HTTP/1.1 204 No Content\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        });
+        for (String answer : bad) {
+            SidecarUnavailableException e = assertThrows(SidecarUnavailableException.class,
+                    () -> http.exchange("PATCH", "/v1/sessions/a", "application/json", new byte[] {'{', '}'}, null), answer);
+            assertTrue(e.getMessage().contains("PATCH"), e.getMessage());
+        }
+        assertEquals(204, http.exchange("PATCH", "/v1/sessions/a", "application/json", new byte[] {'{', '}'}, null).status());
+    }
+}
