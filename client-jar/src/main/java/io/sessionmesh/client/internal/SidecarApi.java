@@ -24,6 +24,7 @@ import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -225,6 +226,22 @@ public final class SidecarApi {
 
     /** Section names are URL-encoded in the query (a comma inside a name would split it). */
     private static List<String> escape(List<String> names) {
-        return names.stream().map(n -> java.net.URLEncoder.encode(n, StandardCharsets.UTF_8)).toList();
+        List<String> out = new ArrayList<>(names.size());
+        for (String n : names) {
+            out.add(isUnreserved(n) ? n : java.net.URLEncoder.encode(n, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    /** Whether a name needs no escaping in a query (RFC 3986 unreserved characters only): the common case, no copy. */
+    static boolean isUnreserved(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+                    || c == '~')) {
+                return false;
+            }
+        }
+        return true;
     }
 }
