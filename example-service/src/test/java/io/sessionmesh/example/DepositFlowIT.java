@@ -23,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -124,6 +125,21 @@ class DepositFlowIT {
                 && offer.getBody().contains("\"currency\":\"RUB\""), offer.getBody());
         assertEquals(reads + 1, count("read"), "the offer's three sections were not read in one batch");
         assertEquals(writes, count("write"), "a read-only request wrote");
+        // the route cookie: said when the request lacks it or names another route, not again when it has it
+        String route = offer.getHeaders().get(HttpHeaders.SET_COOKIE).stream().filter(c -> c.startsWith("SMROUTE="))
+                .findFirst().orElseThrow().split(";")[0];
+        HttpHeaders withRoute = session(id);
+        withRoute.add(HttpHeaders.COOKIE, route);
+        ResponseEntity<String> again = http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(withRoute), String.class);
+        assertEquals(200, again.getStatusCode().value(), again.getBody());
+        List<String> said = again.getHeaders().getOrDefault(HttpHeaders.SET_COOKIE, List.of());
+        assertTrue(said.stream().noneMatch(c -> c.startsWith("SMROUTE=")), "the route cookie said again: " + said);
+        HttpHeaders otherRoute = session(id);
+        otherRoute.add(HttpHeaders.COOKIE, "SMROUTE=elsewhere");
+        ResponseEntity<String> moved = http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(otherRoute), String.class);
+        assertTrue(moved.getHeaders().get(HttpHeaders.SET_COOKIE).stream().anyMatch(c -> c.startsWith(route)),
+                "a request with another route is not told its own");
+        reads = count("read") - 1; // as if the two extra offers above were one: the counts below go on from there
 
         ResponseEntity<String> opened = http.exchange("/deposits", HttpMethod.POST,
                 new HttpEntity<>("{\"amount\": 100000, \"months\": 6}", session(id)), String.class);

@@ -123,12 +123,23 @@ public final class CurrentSession {
 
     /** Sets the route cookie (when configured) for a session-bearing answer. */
     void setRouteCookie(HttpServletResponse response, String sessionId) {
+        setRouteCookie(null, response, sessionId);
+    }
+
+    /**
+     * Sets the route cookie (when configured) for a session-bearing answer, unless {@code request} (when given) already
+     * carries it with the same route: a browser keeps the cookie, so saying it again on every answer is only work.
+     */
+    void setRouteCookie(HttpServletRequest request, HttpServletResponse response, String sessionId) {
         String name = properties.getRouteCookie();
         if (name == null || name.isEmpty() || response.isCommitted()) {
             return;
         }
         String route = router != null ? router.routeFor(sessionId)
                 : Long.toHexString(io.sessionmesh.wire.placement.HashRing.hash(sessionId) >>> 16);
+        if (request != null && route.equals(cookie(request, name))) {
+            return;
+        }
         addCookie(response, name, route);
     }
 
@@ -148,9 +159,15 @@ public final class CurrentSession {
             return header;
         }
         String cookie = properties.getSessionCookie();
-        if (cookie != null && !cookie.isEmpty() && request.getCookies() != null) {
-            for (Cookie c : request.getCookies()) {
-                if (cookie.equals(c.getName())) {
+        return cookie == null || cookie.isEmpty() ? null : cookie(request, cookie);
+    }
+
+    /** The value of the request's cookie {@code name}, or null. */
+    private static String cookie(HttpServletRequest request, String name) {
+        Cookie[] cookies = request.getCookies();
+        if (cookies != null) {
+            for (Cookie c : cookies) {
+                if (name.equals(c.getName())) {
                     return c.getValue();
                 }
             }

@@ -38,7 +38,7 @@ public final class SessionSectionsInterceptor implements HandlerInterceptor {
                 state.sessionBearing = true;
                 String id = current.sessionId(request);
                 if (id != null) {
-                    current.setRouteCookie(response, id);
+                    current.setRouteCookie(request, response, id);
                 }
             }
         }
