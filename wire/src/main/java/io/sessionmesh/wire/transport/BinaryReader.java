@@ -54,7 +54,7 @@ final class BinaryReader {
     TransportMessage readBody(boolean principalFlag) {
         switch (type) {
             case MessageTypes.READ_REQUEST:
-                return ReadRequest.trusted(readSessionId(), readNames("section", true, limits.maxSectionsPerMessage(), null));
+                return ReadRequest.trusted(readSessionId(), readNames(SECTIONS, true, limits.maxSectionsPerMessage(), null));
             case MessageTypes.READ_RESULT:
                 return readReadResult();
             case MessageTypes.WRITE_REQUEST:
@@ -118,7 +118,7 @@ final class BinaryReader {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
             long version = readVersion("version");
-            Map<String, byte[]> attributes = readAttributes("attribute");
+            Map<String, byte[]> attributes = readAttributes(ATTRIBUTES);
             sections.add(SectionData.trusted(name, version, attributes));
         }
         return ReadResult.trusted(sessionId, Collections.unmodifiableList(sections));
@@ -215,8 +215,8 @@ final class BinaryReader {
                 throw bad(at, "ifVersion", "encoded value " + Long.toUnsignedString(ifVersion + 1)
                         + " is above 2^63 (ifVersion + 1 must fit a signed long + 1)");
             }
-            Map<String, byte[]> set = readAttributes("set attribute");
-            List<String> remove = readNames("removed attribute", false, limits.maxAttributesPerSection(), set);
+            Map<String, byte[]> set = readAttributes(SET_ATTRIBUTES);
+            List<String> remove = readNames(REMOVED_ATTRIBUTES, false, limits.maxAttributesPerSection(), set);
             deltas.add(SectionDelta.trusted(name, ifVersion, set, remove));
         }
         return WriteRequest.trusted(sessionId, Collections.unmodifiableList(deltas));
@@ -256,8 +256,22 @@ final class BinaryReader {
         return new ErrorMessage(status, message);
     }
 
-    private Map<String, byte[]> readAttributes(String what) {
-        int n = readCount(what + " count", limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
+    /**
+     * The names an error gives the parts of a list: made once, not concatenated for every entry of every message read.
+     */
+    private record Labels(String count, String name, String valueLength, String what) {
+        Labels(String what) {
+            this(what + " count", what + " name", what + " value length", what);
+        }
+    }
+
+    private static final Labels SECTIONS = new Labels("section");
+    private static final Labels ATTRIBUTES = new Labels("attribute");
+    private static final Labels SET_ATTRIBUTES = new Labels("set attribute");
+    private static final Labels REMOVED_ATTRIBUTES = new Labels("removed attribute");
+
+    private Map<String, byte[]> readAttributes(Labels what) {
+        int n = readCount(what.count(), limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
         if (n == 0) {
             return Collections.emptyMap();
         }
@@ -266,13 +280,13 @@ final class BinaryReader {
         for (int i = 0; i < n; i++) {
             entry = i;
             int at = pos;
-            String name = readName(what + " name");
-            int len = readLength(what + " value length", maxValue);
+            String name = readName(what.name());
+            int len = readLength(what.valueLength(), maxValue);
             byte[] value = new byte[len];
             System.arraycopy(b, pos, value, 0, len);
             pos += len;
             if (attributes.put(name, value) != null) {
-                throw bad(at, what + " name", "duplicate attribute " + Utf8.quote(name));
+                throw bad(at, what.name(), "duplicate attribute " + Utf8.quote(name));
             }
         }
         entry = -1;
@@ -280,8 +294,8 @@ final class BinaryReader {
     }
 
     /** Distinct names; with {@code set}, also none of its keys (a name may not be both set and removed). */
-    private List<String> readNames(String what, boolean sectionNames, int max, Map<String, byte[]> set) {
-        int n = readCount(what + " count", max, MIN_NAME);
+    private List<String> readNames(Labels what, boolean sectionNames, int max, Map<String, byte[]> set) {
+        int n = readCount(what.count(), max, MIN_NAME);
         if (n == 0) {
             return Collections.emptyList();
         }
@@ -294,12 +308,12 @@ final class BinaryReader {
                 entry = i;
             }
             int at = pos;
-            String name = readName(what + " name");
+            String name = readName(what.name());
             if (seen != null ? !seen.add(name) : names.contains(name)) {
-                throw bad(at, what + " name", "duplicate name " + Utf8.quote(name));
+                throw bad(at, what.name(), "duplicate name " + Utf8.quote(name));
             }
             if (set != null && set.containsKey(name)) {
-                throw bad(at, what + " name", "attribute " + Utf8.quote(name) + " is both set and removed");
+                throw bad(at, what.name(), "attribute " + Utf8.quote(name) + " is both set and removed");
             }
             names.add(name);
         }
@@ -323,7 +337,7 @@ final class BinaryReader {
     }
 
     private String readName(String what) {
-        int len = readLength(what + " length", limits.maxNameBytes());
+        int len = readLength(what, limits.maxNameBytes()); // errors name the field ("attribute name"), not "... length"
         if (len == 0) {
             throw bad(pos - 1, what, "empty");
         }
