@@ -104,6 +104,7 @@ public final class LoadGenerator {
         Thread.sleep(o.warmup().toMillis());
         // Counters before the histograms start and after they end: every call of a request counted is counted.
         StoreUnderTest.Counters before = phase.store.counters();
+        Map<String, Long> cpuBefore = phase.store.cpuNanos();
         Map<String, Double> sampleBefore = phase.store.sample();
         phase.interval();
         long errorsBefore = phase.errors();
@@ -139,6 +140,7 @@ public final class LoadGenerator {
         }
         result.seconds = (System.nanoTime() - start) / 1e9;
         result.counters = phase.store.counters().minus(before);
+        result.cpuNanos = ProcessCpuTime.minus(phase.store.cpuNanos(), cpuBefore);
         result.requests = result.requestLatency().getTotalCount();
         result.errors = phase.errors() - errorsBefore;
         result.dropped = phase.dropped() - droppedBefore;
@@ -163,6 +165,11 @@ public final class LoadGenerator {
                     c.clientRoundTrips() / n, (c.clientBytesSent() + c.clientBytesReceived()) / n, c.backendRoundTrips() / n,
                     (c.backendBytesSent() + c.backendBytesReceived()) / n,
                     Double.isNaN(c.hitRatio()) ? "-" : String.format("%.1f%%", 100 * c.hitRatio()), r.errors + r.dropped));
+        }
+        b.append("CPU ms per end-user request, by process (from each process's own counters; \"generator\" is the load\n"
+                + "generator's JVM, which holds every service node's client):\n");
+        for (PhaseResult r : results) {
+            b.append(String.format("  %-22s %-6s %s%n", r.system, r.mode, ProcessCpuTime.perRequest(r.cpuNanos, r.requests)));
         }
         b.append("RT/req, bytes/req: the services' link (to the sidecar, or to Redis); RT2, bytes2: sidecars to masters;\n"
                 + "errors include requests dropped by the open loop's backlog. Sessions met expired (users logged in again): ");

@@ -24,6 +24,8 @@ final class PhaseResult {
     long expired;
     String lastError;
     StoreUnderTest.Counters counters;
+    /** CPU nanoseconds the phase cost, by process kind ({@link StoreUnderTest#cpuNanos()}). */
+    Map<String, Long> cpuNanos = Map.of();
 
     PhaseResult(String system, String mode, int offeredRate) {
         this.system = system;
@@ -79,6 +81,7 @@ final class PhaseResult {
         });
         m.put("latency", ops);
         m.put("per_request", counters.perRequest(requests));
+        m.put("cpu_ms_per_request", ProcessCpuTime.perRequest(cpuNanos, requests));
         double hit = counters.hitRatio();
         if (!Double.isNaN(hit)) {
             m.put("hit_ratio", Math.round(hit * 10_000) / 10_000.0);

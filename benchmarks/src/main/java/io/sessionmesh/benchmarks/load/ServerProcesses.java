@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,6 +48,8 @@ public final class ServerProcesses implements AutoCloseable {
     private static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final List<Process> processes = new ArrayList<>();
+    /** The role of each process started ("master", "sidecars"), for CPU by role. */
+    private final Map<Process, String> roles = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A master with the load generator's JVM; its port. */
     public int master(Path jar) throws IOException {
@@ -59,7 +62,7 @@ public final class ServerProcesses implements AutoCloseable {
         List<String> args = new ArrayList<>(jvm);
         args.addAll(List.of("-jar", jar.toString(), "--port", "0"));
         args.addAll(flags);
-        return start(args, "master")[0];
+        return start(args, "master", "master")[0];
     }
 
     /** A sidecar of the master at {@code masterPort}, with the load generator's JVM; its REST and admin ports. */
@@ -77,7 +80,14 @@ public final class ServerProcesses implements AutoCloseable {
         args.addAll(List.of("-jar", jar.toString(), "--masters", "127.0.0.1:" + masterPort, "--port", "0",
                 "--admin-port", "0", "--vnodes", String.valueOf(SIDECAR_VNODES)));
         args.addAll(flags);
-        return start(args, "api", "admin");
+        return start(args, "sidecars", "api", "admin");
+    }
+
+    /** CPU time so far, in nanoseconds, of the processes started here, summed by role ("master", "sidecars"). */
+    public Map<String, Long> cpuNanosByRole() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        roles.forEach((p, role) -> out.merge(role, ProcessCpuTime.of(p.pid()), Long::sum));
+        return out;
     }
 
     /** Waits until the sidecar whose admin port is {@code adminPort} reaches a master (it answers 503 until then). */
@@ -117,7 +127,7 @@ public final class ServerProcesses implements AutoCloseable {
      * Starts {@code java args} with a ready file and waits for it; answers the ports of {@code endpoints} it names.
      * The output is drained (and kept, for the message when the process does not come up).
      */
-    private int[] start(List<String> args, String... endpoints) throws IOException {
+    private int[] start(List<String> args, String role, String... endpoints) throws IOException {
         Path readyFile = Files.createTempFile("sessionmesh-ready", ".properties");
         Files.delete(readyFile);
         List<String> cmd = new ArrayList<>();
@@ -126,6 +136,7 @@ public final class ServerProcesses implements AutoCloseable {
         cmd.addAll(List.of("--" + ReadyFile.SETTING, readyFile.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         processes.add(p);
+        roles.put(p, role);
         List<String> output = Collections.synchronizedList(new ArrayList<>());
         Thread drain = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

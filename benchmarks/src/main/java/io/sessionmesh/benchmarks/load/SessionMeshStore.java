@@ -149,6 +149,14 @@ final class SessionMeshStore implements StoreUnderTest {
         return new Counters(calls, sent, received, masterCalls, masterSent, masterReceived, hits, reads);
     }
 
+    @Override
+    public Map<String, Long> cpuNanos() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        out.put("generator", ProcessCpuTime.ofThisJvm());
+        out.putAll(servers.cpuNanosByRole());
+        return out;
+    }
+
     private List<JsonNode> stats() {
         List<JsonNode> out = new ArrayList<>();
         for (URI uri : adminStats) {

@@ -134,6 +134,17 @@ final class SpringSessionRedisStore implements StoreUnderTest {
         return new Counters(commands, in, out, 0, 0, 0, 0, 0);
     }
 
+    /** This JVM and redis-server (its pid from INFO server: the Redis this store uses, even if another runs). */
+    @Override
+    public Map<String, Long> cpuNanos() {
+        Properties server = admin.getConnection().serverCommands().info("server");
+        long pid = Long.parseLong(server.getProperty("process_id", "0"));
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        out.put("generator", ProcessCpuTime.ofThisJvm());
+        out.put("redis", pid == 0 ? 0 : ProcessCpuTime.of(pid));
+        return out;
+    }
+
     @Override
     public void close() {
         try {

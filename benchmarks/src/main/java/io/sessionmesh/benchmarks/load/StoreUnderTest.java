@@ -31,6 +31,15 @@ interface StoreUnderTest extends AutoCloseable {
     /** What the store and its links did since it started. */
     Counters counters();
 
+    /**
+     * CPU time used so far, in nanoseconds, by each kind of process of this system: "generator" (this JVM: the load
+     * generator and every service node's client in it), and the store's own processes by role ("master", "sidecars",
+     * "redis"), from the processes' own counters. A later snapshot minus an earlier one is what a phase cost.
+     */
+    default Map<String, Long> cpuNanos() {
+        return Map.of("generator", ProcessCpuTime.ofThisJvm());
+    }
+
     /** Figures sampled from the servers now (hit ratio for sidecars), for the time series; may be empty. */
     default Map<String, Double> sample() {
         return Map.of();

@@ -53,7 +53,12 @@ class LoadGeneratorIT {
                 assertTrue(c.backendRoundTrips() >= saves + logins - concurrency, what + "every save and login goes to the master: " + c);
                 assertTrue(c.backendBytesSent() > 0 && c.backendBytesReceived() > 0, what + c);
                 assertTrue(r.hitRatioPerSecond.size() == r.throughputPerSecond.size(), what + "a hit ratio every second");
+                // every process of the system worked during the phase, and its CPU was counted
+                assertEquals(java.util.Set.of("generator", "master", "sidecars"), r.cpuNanos.keySet(), what + r.cpuNanos);
+                r.cpuNanos.forEach((k, v) -> assertTrue(v > 0, what + k + " used no CPU: " + r.cpuNanos));
             } else {
+                assertEquals(java.util.Set.of("generator", "redis"), r.cpuNanos.keySet(), what + r.cpuNanos);
+                assertTrue(r.cpuNanos.get("generator") > 0, what + r.cpuNanos);
                 assertEquals(0, c.backendRoundTrips(), what + "Redis has no second link");
                 // findById and save at least, every step.
                 assertTrue(c.clientRoundTrips() >= 4 * (r.requests - concurrency), what + c);
