@@ -211,10 +211,13 @@ public final class SidecarService implements SidecarOperations {
         MasterPool pool = router.forSession(id);
         Lease lease = pool.lease();
         int epoch = lease.epoch();
+        List<String> names = request.deltas().stream().map(SectionDelta::section).toList();
+        // write-allocate: sections not cached here come back whole (a master that does not know the flag ignores it)
+        boolean whole = cache.wantsWhole(id, names, epoch);
         long incarnation = cache.writeStarted(id, epoch);
-        return timed(router.call(id, c -> c.write(request))).handle((routed, error) -> {
+        return timed(router.call(id, c -> c.write(request, whole))).handle((routed, error) -> {
             if (error != null) {
-                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, names);
                 throw failed(id, error);
             }
             MasterAnswer.Write answer = routed.value();
@@ -226,9 +229,9 @@ public final class SidecarService implements SidecarOperations {
                 versions[i] = v == null ? -1 : v;
             }
             if (t == null) {
-                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, names, true);
             } else {
-                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, epoch, lease::epoch,
+                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, answer.sections(), epoch, lease::epoch,
                         t.idleTimeoutMillis(), t.lifetimeLeftMillis());
             }
             return result;
