@@ -39,7 +39,8 @@ public final class LoadGenerator {
     static List<PhaseResult> run(LoadOptions o) throws Exception {
         Files.createDirectories(o.out());
         say("workload: " + o.sessions() + " sessions, " + WorkloadModel.SERVICES + " services x " + o.hosts() + " nodes (one "
-                + "per host), " + (o.sticky() ? "sticky" : "random") + " routing; making the value pool");
+                + "per host), " + (o.sticky() ? "sticky" : "random") + " routing, logins " + (o.loginSticky() ? "sticky" : "random")
+                + "; making the value pool");
         WorkloadModel model = new WorkloadModel(42);
         Map<String, LoadPhase> phases = new LinkedHashMap<>();
         List<PhaseResult> results = new ArrayList<>();
@@ -105,6 +106,7 @@ public final class LoadGenerator {
         // Counters before the histograms start and after they end: every call of a request counted is counted.
         StoreUnderTest.Counters before = phase.store.counters();
         Map<String, Double> sampleBefore = phase.store.sample();
+        Map<String, Long> cacheBefore = phase.store.cacheFigures();
         phase.interval();
         long errorsBefore = phase.errors();
         long droppedBefore = phase.dropped();
@@ -139,6 +141,12 @@ public final class LoadGenerator {
         }
         result.seconds = (System.nanoTime() - start) / 1e9;
         result.counters = phase.store.counters().minus(before);
+        Map<String, Long> cacheFigures = new java.util.TreeMap<>(phase.store.cacheFigures());
+        cacheFigures.replaceAll((k, v) -> v - cacheBefore.getOrDefault(k, 0L));
+        result.cacheFigures = cacheFigures;
+        if (!cacheFigures.isEmpty()) {
+            say(name + " " + mode + ": sidecar cache figures over the measured period " + cacheFigures);
+        }
         result.requests = result.requestLatency().getTotalCount();
         result.errors = phase.errors() - errorsBefore;
         result.dropped = phase.dropped() - droppedBefore;
@@ -150,8 +158,9 @@ public final class LoadGenerator {
 
     static String summary(List<PhaseResult> results, LoadOptions o) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format("End-user requests (%d sessions, %d hosts, %s routing, %d s measured after %d s warm-up)%n",
-                o.sessions(), o.hosts(), o.sticky() ? "sticky" : "random", o.duration().toSeconds(), o.warmup().toSeconds()));
+        b.append(String.format("End-user requests (%d sessions, %d hosts, %s routing, logins %s, %d s measured after %d s warm-up)%n",
+                o.sessions(), o.hosts(), o.sticky() ? "sticky" : "random", o.loginSticky() ? "sticky" : "random",
+                o.duration().toSeconds(), o.warmup().toSeconds()));
         b.append(String.format("%-22s %-6s %10s %9s %9s %9s %9s %7s %10s %7s %10s %6s %6s%n", "system", "mode", "req/s", "p50 ms",
                 "p99 ms", "p99.9 ms", "max ms", "RT/req", "bytes/req", "RT2/req", "bytes2/req", "hit", "errors"));
         for (PhaseResult r : results) {

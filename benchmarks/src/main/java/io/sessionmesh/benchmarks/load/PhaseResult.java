@@ -24,6 +24,8 @@ final class PhaseResult {
     long expired;
     String lastError;
     StoreUnderTest.Counters counters;
+    /** The sidecars' cache figures over the measured period (misses by cause...), empty for other stores. */
+    java.util.Map<String, Long> cacheFigures = java.util.Map.of();
 
     PhaseResult(String system, String mode, int offeredRate) {
         this.system = system;
@@ -82,6 +84,9 @@ final class PhaseResult {
         double hit = counters.hitRatio();
         if (!Double.isNaN(hit)) {
             m.put("hit_ratio", Math.round(hit * 10_000) / 10_000.0);
+        }
+        if (!cacheFigures.isEmpty()) {
+            m.put("cache_figures", cacheFigures);
         }
         m.put("throughput_per_second", throughputPerSecond);
         if (!hitRatioPerSecond.isEmpty()) {

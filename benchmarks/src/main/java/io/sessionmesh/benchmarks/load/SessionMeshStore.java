@@ -173,6 +173,25 @@ final class SessionMeshStore implements StoreUnderTest {
     }
 
     @Override
+    public Map<String, Long> cacheFigures() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        for (JsonNode s : stats()) {
+            s.path("read_misses_by_cause").fields().forEachRemaining(f -> m.merge("read_miss." + f.getKey(), f.getValue().asLong(), Long::sum));
+            s.path("section_misses_by_cause").fields().forEachRemaining(f -> m.merge("section_miss." + f.getKey(), f.getValue().asLong(), Long::sum));
+            for (String k : List.of("evictions", "expirations", "fills_refused")) {
+                m.merge("cache." + k, s.path("cache").path(k).asLong(), Long::sum);
+            }
+            m.merge("invalidations.sections_dropped", s.path("invalidations").path("sections_dropped").asLong(), Long::sum);
+            m.merge("reads", s.path("hits").asLong() + s.path("partial_hits").asLong() + s.path("misses").asLong(), Long::sum);
+            m.merge("hits", s.path("hits").asLong(), Long::sum);
+            m.merge("partial_hits", s.path("partial_hits").asLong(), Long::sum);
+            m.merge("sections_from_cache", s.path("sections_from_cache").asLong(), Long::sum);
+            m.merge("sections_from_master", s.path("sections_from_master").asLong(), Long::sum);
+        }
+        return m;
+    }
+
+    @Override
     public void close() {
         clients.forEach(SessionMeshClient::close);
         servers.close();
