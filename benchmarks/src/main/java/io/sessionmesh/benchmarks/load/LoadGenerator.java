@@ -89,8 +89,8 @@ public final class LoadGenerator {
 
     private static StoreUnderTest open(String system, LoadOptions o) throws Exception {
         return switch (system) {
-            case "sessionmesh-binary" -> new SessionMeshStore(TransportForm.BINARY, o.hosts(), o.masterJar(), o.sidecarJar());
-            case "sessionmesh-json" -> new SessionMeshStore(TransportForm.JSON, o.hosts(), o.masterJar(), o.sidecarJar());
+            case "sessionmesh-binary" -> new SessionMeshStore(TransportForm.BINARY, o.hosts(), o.masterJar(), o.sidecarJar(), o.sidecarFlags());
+            case "sessionmesh-json" -> new SessionMeshStore(TransportForm.JSON, o.hosts(), o.masterJar(), o.sidecarJar(), o.sidecarFlags());
             case "spring-session-redis" -> new SpringSessionRedisStore(o.redisHost(), o.redisPort(), o.hosts());
             default -> throw new IllegalArgumentException("unknown system " + system);
         };

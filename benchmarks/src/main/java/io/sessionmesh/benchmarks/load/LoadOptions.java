@@ -33,6 +33,8 @@ import java.util.Map;
  *   <tr><td>--warmup, --duration</td><td>30s, 60s</td><td>per system and mode; the warm-up is not counted</td></tr>
  *   <tr><td>--redis</td><td>127.0.0.1:6379</td><td>the Redis server for Spring Session</td></tr>
  *   <tr><td>--master-jar, --sidecar-jar</td><td>master-store/target/..., slave-sidecar/target/...</td><td>the servers</td></tr>
+ *   <tr><td>--sidecar-flags</td><td>none</td><td>more flags for every SessionMesh sidecar, in one argument
+ *       ("--read-ahead 12")</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/load</td><td>where the JSON result and the PNG charts go</td></tr>
  *   <tr><td>--short</td><td>off</td><td>a smoke run: 100 sessions, 2 hosts, 4 users, rate 50, 1 s warm-up, 3 s runs</td></tr>
  * </table>
@@ -40,7 +42,7 @@ import java.util.Map;
 record LoadOptions(List<String> systems, List<String> modes, int sessions, int hosts, boolean sticky, boolean loginSticky,
                    int users, int rate,
                    int workers, Duration warmup, Duration duration, String redisHost, int redisPort, Path masterJar,
-                   Path sidecarJar, Path out) {
+                   Path sidecarJar, List<String> sidecarFlags, Path out) {
     static final List<String> ALL_SYSTEMS = List.of("sessionmesh-binary", "sessionmesh-json", "spring-session-redis");
     static final int DEFAULT_SESSIONS = 5_500;
     static final int DEFAULT_HOSTS = 3;
@@ -66,6 +68,7 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                   --warmup 30s --duration 60s   per system and mode
                   --redis 127.0.0.1:6379  Redis for Spring Session
                   --master-jar master-store/target/sessionmesh-master.jar --sidecar-jar slave-sidecar/target/sessionmesh-sidecar.jar
+                  --sidecar-flags ""      more flags for every sidecar, in one argument, e.g. "--read-ahead 12"
                   --out benchmarks/results/load   load.json and the PNG charts
                   --short                 a smoke run: 100 sessions, 2 hosts, 4 users, rate 50, 1 s warm-up, 3 s runs
                 """;
@@ -91,7 +94,12 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                 redis.getHostString(), redis.getPort(),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
+                flags(s.string("sidecar-flags", "")),
                 s.path("out", "benchmarks/results/load"));
+    }
+
+    private static List<String> flags(String text) {
+        return text.isBlank() ? List.of() : List.of(text.trim().split("\\s+"));
     }
 
     /** The flags from the command line (for tests; {@link LoadGenerator} exits on a bad one instead). */
@@ -116,6 +124,7 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
         m.put("workers", workers);
         m.put("warmup_s", warmup.toSeconds());
         m.put("duration_s", duration.toSeconds());
+        m.put("sidecar_flags", sidecarFlags);
         return m;
     }
 }

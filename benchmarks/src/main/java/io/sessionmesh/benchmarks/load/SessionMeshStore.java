@@ -40,14 +40,15 @@ final class SessionMeshStore implements StoreUnderTest {
     /** Node clients, service-major: index service * hosts + host. */
     private final List<SessionMeshClient> clients = new ArrayList<>();
 
-    SessionMeshStore(TransportForm form, int hosts, Path masterJar, Path sidecarJar) throws IOException {
+    SessionMeshStore(TransportForm form, int hosts, Path masterJar, Path sidecarJar, List<String> sidecarFlags)
+            throws IOException {
         this.name = form == TransportForm.BINARY ? "sessionmesh-binary" : "sessionmesh-json";
         this.hosts = hosts;
         try {
             int master = servers.master(masterJar);
             List<URI> sidecars = new ArrayList<>();
             for (int h = 0; h < hosts; h++) {
-                int[] ports = servers.sidecar(sidecarJar, master);
+                int[] ports = servers.sidecar(sidecarJar, master, ServerProcesses.SIDECAR_JVM, sidecarFlags);
                 sidecars.add(URI.create("http://127.0.0.1:" + ports[0]));
                 adminStats.add(URI.create("http://127.0.0.1:" + ports[1] + "/admin/stats"));
                 adminPorts.add(ports[1]);

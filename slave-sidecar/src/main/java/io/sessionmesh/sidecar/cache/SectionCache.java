@@ -146,6 +146,29 @@ public final class SectionCache {
     }
 
     /**
+     * Up to {@code max} of {@code candidates}, not among {@code asked}, that the session's entry does not hold in this
+     * epoch (all of them when it has no entry, or one of another epoch): what a miss may read ahead.
+     */
+    public List<String> notHeld(String sessionId, java.util.Collection<String> candidates, List<String> asked, int epoch,
+                                int max) {
+        if (!enabled || max <= 0) {
+            return List.of();
+        }
+        SessionEntry e = cache.getIfPresent(sessionId);
+        boolean none = e == null || e.epoch != epoch;
+        List<String> out = new ArrayList<>(Math.min(max, candidates.size()));
+        for (String name : candidates) {
+            if (out.size() == max) {
+                break;
+            }
+            if (!asked.contains(name) && (none || e.section(name) == null)) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /**
      * The cached sections of a session whatever their epoch, or null unless every one is there: for serving stale
      * reads while no master can be reached.
      */

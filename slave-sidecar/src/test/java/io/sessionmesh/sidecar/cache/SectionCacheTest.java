@@ -377,6 +377,19 @@ class SectionCacheTest {
         assertEquals(2, c.fillsRefused());
     }
 
+    @Test
+    void notHeld_namesTheCandidatesTheEntryLacks_notThoseAsked_atMostMax() {
+        SectionCache c = cache(1 << 20);
+        List<String> candidates = List.of("a", "b", "c", "d");
+        assertEquals(List.of("b", "c"), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 2), "no entry: any");
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("b"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("c", "d"), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 8));
+        assertEquals(List.of("b", "c", "d"), c.notHeld("s1", candidates, List.of("a"), epoch.get() + 1, 8),
+                "what another epoch cached does not count");
+        assertEquals(List.of(), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 0));
+    }
+
     static Map<String, Long> nonZero(Map<String, Long> m) {
         Map<String, Long> out = new java.util.HashMap<>(m);
         out.values().removeIf(v -> v == 0);
