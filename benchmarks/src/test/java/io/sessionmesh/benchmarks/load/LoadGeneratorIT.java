@@ -53,6 +53,11 @@ class LoadGeneratorIT {
                 assertTrue(c.backendRoundTrips() >= saves + logins - concurrency, what + "every save and login goes to the master: " + c);
                 assertTrue(c.backendBytesSent() > 0 && c.backendBytesReceived() > 0, what + c);
                 assertTrue(r.hitRatioPerSecond.size() == r.throughputPerSecond.size(), what + "a hit ratio every second");
+                // Every read the sidecars did not serve wholly from the cache is counted under one cause.
+                long byCause = r.cacheFigures.entrySet().stream().filter(e -> e.getKey().startsWith("read_miss."))
+                        .mapToLong(java.util.Map.Entry::getValue).sum();
+                long missed = r.cacheFigures.get("reads") - r.cacheFigures.get("hits");
+                assertTrue(Math.abs(byCause - missed) <= concurrency, what + "misses by cause do not add up: " + r.cacheFigures);
             } else {
                 assertEquals(0, c.backendRoundTrips(), what + "Redis has no second link");
                 // findById and save at least, every step.
