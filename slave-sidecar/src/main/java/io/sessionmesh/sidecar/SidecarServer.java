@@ -94,6 +94,7 @@ public final class SidecarServer implements AutoCloseable {
         this.router = new MasterRouter(masters, config.vnodes(), pool, masterLoops,
                 new InvalidationHandler(cache, metrics));
         this.service = new SidecarService(router, cache, metrics, config.schemaCache(), config.staleReadWindow());
+        service.readAhead(config.readAhead());
         if (config.registry() != null) {
             service.registry(new RegistryQueries(config.registry()));
         }

@@ -39,7 +39,8 @@ public final class LoadGenerator {
     static List<PhaseResult> run(LoadOptions o) throws Exception {
         Files.createDirectories(o.out());
         say("workload: " + o.sessions() + " sessions, " + WorkloadModel.SERVICES + " services x " + o.hosts() + " nodes (one "
-                + "per host), " + (o.sticky() ? "sticky" : "random") + " routing; making the value pool");
+                + "per host), " + (o.sticky() ? "sticky" : "random") + " routing, logins " + (o.loginSticky() ? "sticky" : "random")
+                + "; making the value pool");
         WorkloadModel model = new WorkloadModel(42);
         Map<String, LoadPhase> phases = new LinkedHashMap<>();
         List<PhaseResult> results = new ArrayList<>();
@@ -88,8 +89,8 @@ public final class LoadGenerator {
 
     private static StoreUnderTest open(String system, LoadOptions o) throws Exception {
         return switch (system) {
-            case "sessionmesh-binary" -> new SessionMeshStore(TransportForm.BINARY, o.hosts(), o.masterJar(), o.sidecarJar());
-            case "sessionmesh-json" -> new SessionMeshStore(TransportForm.JSON, o.hosts(), o.masterJar(), o.sidecarJar());
+            case "sessionmesh-binary" -> new SessionMeshStore(TransportForm.BINARY, o.hosts(), o.masterJar(), o.sidecarJar(), o.sidecarFlags());
+            case "sessionmesh-json" -> new SessionMeshStore(TransportForm.JSON, o.hosts(), o.masterJar(), o.sidecarJar(), o.sidecarFlags());
             case "spring-session-redis" -> new SpringSessionRedisStore(o.redisHost(), o.redisPort(), o.hosts());
             default -> throw new IllegalArgumentException("unknown system " + system);
         };
@@ -106,6 +107,7 @@ public final class LoadGenerator {
         StoreUnderTest.Counters before = phase.store.counters();
         Map<String, Long> cpuBefore = phase.store.cpuNanos();
         Map<String, Double> sampleBefore = phase.store.sample();
+        Map<String, Long> cacheBefore = phase.store.cacheFigures();
         phase.interval();
         long errorsBefore = phase.errors();
         long droppedBefore = phase.dropped();
@@ -141,6 +143,12 @@ public final class LoadGenerator {
         result.seconds = (System.nanoTime() - start) / 1e9;
         result.counters = phase.store.counters().minus(before);
         result.cpuNanos = ProcessCpuTime.minus(phase.store.cpuNanos(), cpuBefore);
+        Map<String, Long> cacheFigures = new java.util.TreeMap<>(phase.store.cacheFigures());
+        cacheFigures.replaceAll((k, v) -> v - cacheBefore.getOrDefault(k, 0L));
+        result.cacheFigures = cacheFigures;
+        if (!cacheFigures.isEmpty()) {
+            say(name + " " + mode + ": sidecar cache figures over the measured period " + cacheFigures);
+        }
         result.requests = result.requestLatency().getTotalCount();
         result.errors = phase.errors() - errorsBefore;
         result.dropped = phase.dropped() - droppedBefore;
@@ -152,8 +160,9 @@ public final class LoadGenerator {
 
     static String summary(List<PhaseResult> results, LoadOptions o) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format("End-user requests (%d sessions, %d hosts, %s routing, %d s measured after %d s warm-up)%n",
-                o.sessions(), o.hosts(), o.sticky() ? "sticky" : "random", o.duration().toSeconds(), o.warmup().toSeconds()));
+        b.append(String.format("End-user requests (%d sessions, %d hosts, %s routing, logins %s, %d s measured after %d s warm-up)%n",
+                o.sessions(), o.hosts(), o.sticky() ? "sticky" : "random", o.loginSticky() ? "sticky" : "random",
+                o.duration().toSeconds(), o.warmup().toSeconds()));
         b.append(String.format("%-22s %-6s %10s %9s %9s %9s %9s %7s %10s %7s %10s %6s %6s%n", "system", "mode", "req/s", "p50 ms",
                 "p99 ms", "p99.9 ms", "max ms", "RT/req", "bytes/req", "RT2/req", "bytes2/req", "hit", "errors"));
         for (PhaseResult r : results) {

@@ -22,6 +22,9 @@ import java.util.Map;
  *   <tr><td>--sessions</td><td>{@value #DEFAULT_SESSIONS}</td><td>active sessions (WORKLOAD.md's 550,000 at 1/100)</td></tr>
  *   <tr><td>--hosts</td><td>{@value #DEFAULT_HOSTS}</td><td>hosts, each a sidecar serving one node of every service</td></tr>
  *   <tr><td>--routing</td><td>sticky</td><td>sticky (a session keeps its node in each service) or random</td></tr>
+ *   <tr><td>--login</td><td>random</td><td>random: a login goes to any node of service 0 (the balancer's pick: a
+ *       login has no session id to hash yet), later requests by hash of the session id (docs/WORKLOAD.md); sticky:
+ *       service 0 keeps a session on the node that served its login (a balancer's cookie-insert stickiness)</td></tr>
  *   <tr><td>--users</td><td>{@value #DEFAULT_USERS}</td><td>closed-loop users</td></tr>
  *   <tr><td>--rate</td><td>0</td><td>open-loop end-user requests a second; 0: {@value #AUTO_RATE_SHARE} of the lowest
  *       closed-loop throughput of this run, the same for every system</td></tr>
@@ -30,13 +33,16 @@ import java.util.Map;
  *   <tr><td>--warmup, --duration</td><td>30s, 60s</td><td>per system and mode; the warm-up is not counted</td></tr>
  *   <tr><td>--redis</td><td>127.0.0.1:6379</td><td>the Redis server for Spring Session</td></tr>
  *   <tr><td>--master-jar, --sidecar-jar</td><td>master-store/target/..., slave-sidecar/target/...</td><td>the servers</td></tr>
+ *   <tr><td>--sidecar-flags</td><td>none</td><td>more flags for every SessionMesh sidecar, in one argument
+ *       ("--read-ahead 12")</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/load</td><td>where the JSON result and the PNG charts go</td></tr>
  *   <tr><td>--short</td><td>off</td><td>a smoke run: 100 sessions, 2 hosts, 4 users, rate 50, 1 s warm-up, 3 s runs</td></tr>
  * </table>
  */
-record LoadOptions(List<String> systems, List<String> modes, int sessions, int hosts, boolean sticky, int users, int rate,
+record LoadOptions(List<String> systems, List<String> modes, int sessions, int hosts, boolean sticky, boolean loginSticky,
+                   int users, int rate,
                    int workers, Duration warmup, Duration duration, String redisHost, int redisPort, Path masterJar,
-                   Path sidecarJar, Path out) {
+                   Path sidecarJar, List<String> sidecarFlags, Path out) {
     static final List<String> ALL_SYSTEMS = List.of("sessionmesh-binary", "sessionmesh-json", "spring-session-redis");
     static final int DEFAULT_SESSIONS = 5_500;
     static final int DEFAULT_HOSTS = 3;
@@ -54,12 +60,15 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
                   --sessions 5500         active sessions (WORKLOAD.md's 550,000 at 1/100)
                   --hosts 3               hosts: a sidecar each, serving one node of each of the 4 services
                   --routing sticky        or random
+                  --login random          random: logins on any node of service 0, later requests by hash of the id;
+                                          sticky: service 0 keeps a session on its login node (cookie-insert stickiness)
                   --users 16              closed-loop users
                   --rate 0                open-loop requests/s; 0: 60% of the lowest closed-loop throughput of the run
                   --workers 64            open-loop threads
                   --warmup 30s --duration 60s   per system and mode
                   --redis 127.0.0.1:6379  Redis for Spring Session
                   --master-jar master-store/target/sessionmesh-master.jar --sidecar-jar slave-sidecar/target/sessionmesh-sidecar.jar
+                  --sidecar-flags ""      more flags for every sidecar, in one argument, e.g. "--read-ahead 12"
                   --out benchmarks/results/load   load.json and the PNG charts
                   --short                 a smoke run: 100 sessions, 2 hosts, 4 users, rate 50, 1 s warm-up, 3 s runs
                 """;
@@ -73,6 +82,7 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
         int sessions = s.integer("sessions", shortRun ? 100 : DEFAULT_SESSIONS, 10, MAX_SESSIONS);
         int hosts = s.integer("hosts", shortRun ? 2 : DEFAULT_HOSTS, 1, 16);
         boolean sticky = s.choice("routing", "sticky", List.of("sticky", "random")).equals("sticky");
+        boolean loginSticky = s.choice("login", "random", List.of("random", "sticky")).equals("sticky");
         int users = s.integer("users", shortRun ? 4 : DEFAULT_USERS, 1, 1024);
         int rate = s.integer("rate", shortRun ? 50 : 0, 0, 1_000_000);
         int workers = s.integer("workers", DEFAULT_WORKERS, 1, 4096);
@@ -80,11 +90,16 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
         Duration duration = s.duration("duration", Duration.ofSeconds(shortRun ? 3 : 60), Duration.ofSeconds(1),
                 Duration.ofHours(24));
         InetSocketAddress redis = s.hostPort("redis", "127.0.0.1:6379");
-        return new LoadOptions(systems, modes, sessions, hosts, sticky, users, rate, workers, warmup, duration,
+        return new LoadOptions(systems, modes, sessions, hosts, sticky, loginSticky, users, rate, workers, warmup, duration,
                 redis.getHostString(), redis.getPort(),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
+                flags(s.string("sidecar-flags", "")),
                 s.path("out", "benchmarks/results/load"));
+    }
+
+    private static List<String> flags(String text) {
+        return text.isBlank() ? List.of() : List.of(text.trim().split("\\s+"));
     }
 
     /** The flags from the command line (for tests; {@link LoadGenerator} exits on a bad one instead). */
@@ -103,11 +118,13 @@ record LoadOptions(List<String> systems, List<String> modes, int sessions, int h
         m.put("sessions", sessions);
         m.put("hosts", hosts);
         m.put("routing", sticky ? "sticky" : "random");
+        m.put("login", loginSticky ? "sticky" : "random");
         m.put("users", users);
         m.put("rate", rate);
         m.put("workers", workers);
         m.put("warmup_s", warmup.toSeconds());
         m.put("duration_s", duration.toSeconds());
+        m.put("sidecar_flags", sidecarFlags);
         return m;
     }
 }

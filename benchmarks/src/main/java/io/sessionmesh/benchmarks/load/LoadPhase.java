@@ -54,6 +54,8 @@ final class LoadPhase {
     private volatile String lastError;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger nextSlot = new AtomicInteger();
+    /** With {@code --login sticky}: the node of service 0 that served each live session's login. */
+    private final Map<String, Integer> loginNodes = new java.util.concurrent.ConcurrentHashMap<>();
     /** Held to record one request's operations (shared) and to turn the interval (exclusive): intervals hold whole requests. */
     private final ReadWriteLock turning = new ReentrantReadWriteLock();
 
@@ -83,7 +85,7 @@ final class LoadPhase {
             threads.add(thread("fill-" + t, () -> {
                 SplittableRandom r = new SplittableRandom(ThreadLocalRandom.current().nextLong());
                 for (int i; (i = next.getAndIncrement()) < slots.length(); ) {
-                    slots.set(i, store.create(r.nextInt(store.nodesPerService()), model.newSession(r)));
+                    slots.set(i, login(r));
                 }
             }));
         }
@@ -163,9 +165,9 @@ final class LoadPhase {
                 }
                 long start = System.nanoTime();
                 try {
-                    String id = store.create(r.nextInt(store.nodesPerService()), model.newSession(r));
+                    String id = login(r);
                     record("login", System.nanoTime() - start);
-                    slots.set(Math.floorMod(nextSlot.getAndIncrement(), slots.length()), id);
+                    forget(slots.getAndSet(Math.floorMod(nextSlot.getAndIncrement(), slots.length()), id));
                 } catch (RuntimeException e) {
                     failed(e);
                 }
@@ -187,9 +189,10 @@ final class LoadPhase {
         try {
             for (int i = 0; i < steps.size(); i++) {
                 RequestMix.Step<Object> step = steps.get(i);
-                int node = options.sticky()
-                        ? routers.get(step.service()).nodes().indexOf(routers.get(step.service()).nodeFor(session))
-                        : r.nextInt(store.nodesPerService());
+                Integer loginNode = step.service() == 0 ? loginNodes.get(session) : null;
+                int node = !options.sticky() ? r.nextInt(store.nodesPerService())
+                        : loginNode != null ? loginNode
+                        : routers.get(step.service()).nodes().indexOf(routers.get(step.service()).nodeFor(session));
                 long start = System.nanoTime();
                 long[] t = store.step(node, session, step);
                 times[i] = new long[] {System.nanoTime() - start, t[0], t[1]};
@@ -212,12 +215,36 @@ final class LoadPhase {
         } catch (StoreUnderTest.SessionGone e) {
             expired.increment();
             try {
-                slots.compareAndSet(slot, session, store.create(r.nextInt(store.nodesPerService()), model.newSession(r)));
+                String id = login(r);
+                if (slots.compareAndSet(slot, session, id)) {
+                    forget(session);
+                } else {
+                    forget(id);
+                }
             } catch (RuntimeException again) {
                 failed(again);
             }
         } catch (RuntimeException e) {
             failed(e);
+        }
+    }
+
+    /**
+     * A login on a node of service 0 the balancer picks (at random: a login has no session id to route by); with
+     * {@code --login sticky} (and sticky routing) service 0 keeps the session on that node.
+     */
+    private String login(SplittableRandom r) {
+        int node = r.nextInt(store.nodesPerService());
+        String id = store.create(node, model.newSession(r));
+        if (options.loginSticky() && options.sticky()) {
+            loginNodes.put(id, node);
+        }
+        return id;
+    }
+
+    private void forget(String session) {
+        if (session != null) {
+            loginNodes.remove(session);
         }
     }
 

@@ -26,6 +26,8 @@ final class PhaseResult {
     StoreUnderTest.Counters counters;
     /** CPU nanoseconds the phase cost, by process kind ({@link StoreUnderTest#cpuNanos()}). */
     Map<String, Long> cpuNanos = Map.of();
+    /** The sidecars' cache figures over the measured period (misses by cause...), empty for other stores. */
+    java.util.Map<String, Long> cacheFigures = java.util.Map.of();
 
     PhaseResult(String system, String mode, int offeredRate) {
         this.system = system;
@@ -85,6 +87,9 @@ final class PhaseResult {
         double hit = counters.hitRatio();
         if (!Double.isNaN(hit)) {
             m.put("hit_ratio", Math.round(hit * 10_000) / 10_000.0);
+        }
+        if (!cacheFigures.isEmpty()) {
+            m.put("cache_figures", cacheFigures);
         }
         m.put("throughput_per_second", throughputPerSecond);
         if (!hitRatioPerSecond.isEmpty()) {

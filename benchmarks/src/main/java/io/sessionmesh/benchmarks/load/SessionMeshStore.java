@@ -40,14 +40,15 @@ final class SessionMeshStore implements StoreUnderTest {
     /** Node clients, service-major: index service * hosts + host. */
     private final List<SessionMeshClient> clients = new ArrayList<>();
 
-    SessionMeshStore(TransportForm form, int hosts, Path masterJar, Path sidecarJar) throws IOException {
+    SessionMeshStore(TransportForm form, int hosts, Path masterJar, Path sidecarJar, List<String> sidecarFlags)
+            throws IOException {
         this.name = form == TransportForm.BINARY ? "sessionmesh-binary" : "sessionmesh-json";
         this.hosts = hosts;
         try {
             int master = servers.master(masterJar);
             List<URI> sidecars = new ArrayList<>();
             for (int h = 0; h < hosts; h++) {
-                int[] ports = servers.sidecar(sidecarJar, master);
+                int[] ports = servers.sidecar(sidecarJar, master, ServerProcesses.SIDECAR_JVM, sidecarFlags);
                 sidecars.add(URI.create("http://127.0.0.1:" + ports[0]));
                 adminStats.add(URI.create("http://127.0.0.1:" + ports[1] + "/admin/stats"));
                 adminPorts.add(ports[1]);
@@ -178,6 +179,25 @@ final class SessionMeshStore implements StoreUnderTest {
     public Map<String, Double> sample() {
         Counters c = counters();
         return Map.of("hits", (double) c.hits(), "reads", (double) c.reads());
+    }
+
+    @Override
+    public Map<String, Long> cacheFigures() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        for (JsonNode s : stats()) {
+            s.path("read_misses_by_cause").fields().forEachRemaining(f -> m.merge("read_miss." + f.getKey(), f.getValue().asLong(), Long::sum));
+            s.path("section_misses_by_cause").fields().forEachRemaining(f -> m.merge("section_miss." + f.getKey(), f.getValue().asLong(), Long::sum));
+            for (String k : List.of("evictions", "expirations", "fills_refused")) {
+                m.merge("cache." + k, s.path("cache").path(k).asLong(), Long::sum);
+            }
+            m.merge("invalidations.sections_dropped", s.path("invalidations").path("sections_dropped").asLong(), Long::sum);
+            m.merge("reads", s.path("hits").asLong() + s.path("partial_hits").asLong() + s.path("misses").asLong(), Long::sum);
+            m.merge("hits", s.path("hits").asLong(), Long::sum);
+            m.merge("partial_hits", s.path("partial_hits").asLong(), Long::sum);
+            m.merge("sections_from_cache", s.path("sections_from_cache").asLong(), Long::sum);
+            m.merge("sections_from_master", s.path("sections_from_master").asLong(), Long::sum);
+        }
+        return m;
     }
 
     @Override

@@ -45,6 +45,14 @@ interface StoreUnderTest extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * The sidecars' cache figures summed (misses by cause, evictions, expirations, refused fills, sections
+     * invalidated), cumulative; empty for a store without sidecars.
+     */
+    default Map<String, Long> cacheFigures() {
+        return Map.of();
+    }
+
     @Override
     void close();
 

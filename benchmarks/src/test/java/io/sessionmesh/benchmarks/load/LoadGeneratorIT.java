@@ -56,6 +56,11 @@ class LoadGeneratorIT {
                 // every process of the system worked during the phase, and its CPU was counted
                 assertEquals(java.util.Set.of("generator", "master", "sidecars"), r.cpuNanos.keySet(), what + r.cpuNanos);
                 r.cpuNanos.forEach((k, v) -> assertTrue(v > 0, what + k + " used no CPU: " + r.cpuNanos));
+                // Every read the sidecars did not serve wholly from the cache is counted under one cause.
+                long byCause = r.cacheFigures.entrySet().stream().filter(e -> e.getKey().startsWith("read_miss."))
+                        .mapToLong(java.util.Map.Entry::getValue).sum();
+                long missed = r.cacheFigures.get("reads") - r.cacheFigures.get("hits");
+                assertTrue(Math.abs(byCause - missed) <= concurrency, what + "misses by cause do not add up: " + r.cacheFigures);
             } else {
                 assertEquals(java.util.Set.of("generator", "redis"), r.cpuNanos.keySet(), what + r.cpuNanos);
                 assertTrue(r.cpuNanos.get("generator") > 0, what + r.cpuNanos);

@@ -63,7 +63,7 @@ class ConsistencyIT {
         List<String> phases = new ArrayList<>();
         long started = System.nanoTime();
 
-        try (ConsistencyCluster cluster = new ConsistencyCluster(SIDECARS, lease, List.of())) {
+        try (ConsistencyCluster cluster = new ConsistencyCluster(SIDECARS, lease, sidecarFlags())) {
             List<String> sessions = createSessions(cluster);
             ExecutorService pool = Executors.newFixedThreadPool(SIDECARS * CLIENTS_PER_SIDECAR);
             List<Future<?>> clients = startClients(pool, IntStream.range(0, SIDECARS).mapToObj(cluster::api).toList(),
@@ -122,6 +122,12 @@ class ConsistencyIT {
     /** The masters' lease for a checker run: {@code -Dconsistency.lease} (default 1s). */
     static Duration lease() {
         return Duration.parse("PT" + System.getProperty("consistency.lease", "1s").toUpperCase());
+    }
+
+    /** Extra flags for every sidecar: {@code -Dconsistency.sidecar-flags="--read-ahead 8"} (default none). */
+    static List<String> sidecarFlags() {
+        String flags = System.getProperty("consistency.sidecar-flags", "").trim();
+        return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
     }
 
     /** Where a checker run writes its report: {@code -Dconsistency.report} (default target/consistency). */

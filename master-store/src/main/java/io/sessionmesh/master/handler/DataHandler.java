@@ -18,6 +18,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -87,7 +88,9 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Write w) {
             SessionStore.Written written = store.write(w.message(), registration.holderBit(), registration.invalidator());
-            return fenced(new MasterAnswer.Write(id, written.result(), times(w.message().sessionId())), written.fence());
+            return fenced(new MasterAnswer.Write(id, written.result(),
+                    w.wholeSections() ? written.wholeSections(w.message()) : List.of(), times(w.message().sessionId())),
+                    written.fence());
         }
         if (request instanceof MasterRequest.Touch t) {
             store.touch(t.sessionId());

@@ -107,7 +107,8 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             return group.propose(new ReplicaCommand.Write(w.message()), bit, registration.invalidator()).thenCompose(outcome -> {
                 SessionStore.Written written = (SessionStore.Written) outcome;
                 return acknowledged(written.fence(),
-                        new MasterAnswer.Write(id, written.result(), times(w.message().sessionId())));
+                        new MasterAnswer.Write(id, written.result(),
+                                w.wholeSections() ? written.wholeSections(w.message()) : List.of(), times(w.message().sessionId())));
             });
         }
         if (request instanceof MasterRequest.Delete d) {

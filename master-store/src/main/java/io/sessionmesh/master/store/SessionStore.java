@@ -298,8 +298,25 @@ public final class SessionStore {
         return write(request, 0, Invalidator.NONE).result();
     }
 
-    /** A write's answer, and what its acknowledgement must wait for (null: nothing). */
-    public record Written(WriteResult result, Fence fence) {
+    /**
+     * A write's answer, what its acknowledgement must wait for (null: nothing), and the session's sections as the write
+     * left them (the published array, never changed; for {@link #wholeSections}).
+     */
+    public record Written(WriteResult result, Fence fence, EncodedSection[] after) {
+        /**
+         * The sections the write made, whole, where the new version is above 1 (a writer's cache builds version 1 from
+         * its delta), in the order of the deltas: what a WRITE with flag WHOLE_SECTIONS is answered with.
+         */
+        public List<EncodedSection> wholeSections(WriteRequest request) {
+            List<EncodedSection> out = new ArrayList<>(request.deltas().size());
+            for (SectionDelta delta : request.deltas()) {
+                int i = indexOf(after, after.length, delta.section());
+                if (i >= 0 && after[i].version() > 1) {
+                    out.add(after[i]);
+                }
+            }
+            return out;
+        }
     }
 
     /**
@@ -319,6 +336,7 @@ public final class SessionStore {
         long[] versions = new long[deltas.size()];
         int d = 0;
         Fence fence;
+        EncodedSection[] after;
         try {
             synchronized (session) {
                 if (session.removed) {
@@ -362,7 +380,7 @@ public final class SessionStore {
                 int added = count - current.length;
                 budget.check(growth + (long) added * MemoryBudget.SECTION_OVERHEAD, "this WRITE");
                 budget.sectionsChanged(added, growth);
-                session.sections = count == next.length ? next : Arrays.copyOf(next, count);
+                session.sections = after = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
                 session.touch(now);
                 fence = session.holders == null && writerBit == 0 ? null
@@ -375,7 +393,7 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new Written(WriteResult.of(request, versions), fence);
+        return new Written(WriteResult.of(request, versions), fence, after);
     }
 
     /**

@@ -82,6 +82,26 @@ class DataHandlerTest {
     }
 
     @Test
+    void writeWithWholeSections_answersTheWrittenSectionsAboveVersion1Whole_andOnlyWhenAsked() {
+        EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
+        String id = ((MasterAnswer.Created) call(ch, 1, new MasterRequest.Create(null, null))).sessionId();
+        MasterAnswer.Write first = (MasterAnswer.Write) call(ch, 2, new MasterRequest.Write(new WriteRequest(id,
+                List.of(set("cart", "a", new byte[] {1}), set("user", "u", new byte[] {9}))), true));
+        assertTrue(first.sections().isEmpty(), "version 1 is the delta itself: " + first.sections());
+        MasterAnswer.Write second = (MasterAnswer.Write) call(ch, 3, new MasterRequest.Write(new WriteRequest(id,
+                List.of(set("cart", "b", new byte[] {2}), set("new", "x", new byte[] {3}))), true));
+        assertEquals(Map.of("cart", 2L, "new", 1L), second.result().versions());
+        assertEquals(1, second.sections().size());
+        assertEquals("cart", second.sections().get(0).name());
+        assertEquals(2, second.sections().get(0).version());
+        assertArrayEquals(new byte[] {1}, second.sections().get(0).attribute("a"), "the whole section, not the delta");
+        assertArrayEquals(new byte[] {2}, second.sections().get(0).attribute("b"));
+        MasterAnswer.Write plain = (MasterAnswer.Write) call(ch, 4, new MasterRequest.Write(new WriteRequest(id,
+                List.of(set("cart", "c", new byte[] {4})))));
+        assertTrue(plain.sections().isEmpty(), "whole sections without the flag");
+    }
+
+    @Test
     void createWithAPlacement_makesAnIdThatTheRingPutsOnThisMaster() {
         EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
         Placement placement = new Placement(List.of("created-m1:7400", "created-m2:7400", "created-m3:7400"), 64, 2);

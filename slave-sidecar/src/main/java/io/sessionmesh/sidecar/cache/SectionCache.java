@@ -11,7 +11,9 @@ import com.github.benmanes.caffeine.cache.Ticker;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -43,6 +45,10 @@ public final class SectionCache {
     private final AtomicLong generations = new AtomicLong();
     private final LongAdder evictedBySize = new LongAdder();
     private final LongAdder expired = new LongAdder();
+    private final LongAdder fillsRefused = new LongAdder();
+    private final RecentRemovals removals = new RecentRemovals();
+    private final LongAdder[] sectionMisses = adders();
+    private final LongAdder[] readMisses = adders();
 
     public SectionCache(long maxBytes, Duration maxTtl) {
         this(maxBytes, maxTtl, Ticker.systemTicker());
@@ -77,8 +83,10 @@ public final class SectionCache {
                 .removalListener((String id, SessionEntry e, RemovalCause cause) -> {
                     if (cause == RemovalCause.SIZE) {
                         evictedBySize.increment();
+                        removals.removed(id, MissCause.EVICTED);
                     } else if (cause == RemovalCause.EXPIRED) {
                         expired.increment();
+                        removals.removed(id, MissCause.EXPIRED);
                     }
                 })
                 .build();
@@ -109,6 +117,11 @@ public final class SectionCache {
                         missing = new ArrayList<>(names.size() - i);
                     }
                     missing.add(names.get(i));
+                    MissCause cause = e.missCause(names.get(i));
+                    sectionMisses[cause.ordinal()].increment();
+                    if (missing.size() == 1) {
+                        readMisses[cause.ordinal()].increment();
+                    }
                 } else {
                     found[i] = s;
                 }
@@ -118,10 +131,41 @@ public final class SectionCache {
             }
             return new Lookup(found, missing, e.generation);
         }
+        MissCause cause = !serve ? MissCause.LEASE : e != null ? MissCause.EPOCH : removedOrNew(sessionId);
+        sectionMisses[cause.ordinal()].add(names.size());
+        readMisses[cause.ordinal()].increment();
         if (e == null) {
             e = cache.asMap().computeIfAbsent(sessionId, k -> newEntry(epoch));
         }
         return new Lookup(found, names, e.generation);
+    }
+
+    private MissCause removedOrNew(String sessionId) {
+        MissCause c = removals.causeOf(sessionId);
+        return c == null ? MissCause.NEW_SESSION : c;
+    }
+
+    /**
+     * Up to {@code max} of {@code candidates}, not among {@code asked}, that the session's entry does not hold in this
+     * epoch (all of them when it has no entry, or one of another epoch): what a miss may read ahead.
+     */
+    public List<String> notHeld(String sessionId, java.util.Collection<String> candidates, List<String> asked, int epoch,
+                                int max) {
+        if (!enabled || max <= 0) {
+            return List.of();
+        }
+        SessionEntry e = cache.getIfPresent(sessionId);
+        boolean none = e == null || e.epoch != epoch;
+        List<String> out = new ArrayList<>(Math.min(max, candidates.size()));
+        for (String name : candidates) {
+            if (out.size() == max) {
+                break;
+            }
+            if (!asked.contains(name) && (none || e.section(name) == null)) {
+                out.add(name);
+            }
+        }
+        return out;
     }
 
     /**
@@ -158,8 +202,13 @@ public final class SectionCache {
         }
         long deadline = deadline(idleMillis, lifetimeLeftMillis);
         long fresh = ticker.read() + maxTtlNanos;
-        cache.asMap().computeIfPresent(sessionId, (k, e) -> e.generation == generation && currentEpoch.getAsInt() == epoch
-                ? e.withFetched(fetched, deadline, fresh, epoch) : e);
+        cache.asMap().computeIfPresent(sessionId, (k, e) -> {
+            if (e.generation == generation && currentEpoch.getAsInt() == epoch) {
+                return e.withFetched(fetched, deadline, fresh, epoch);
+            }
+            fillsRefused.add(fetched.size());
+            return e;
+        });
     }
 
     /** The master answered for the session (a touch): the entry may live until the new deadline. */
@@ -179,6 +228,18 @@ public final class SectionCache {
     private SessionEntry newEntry(int epoch) {
         long id = generations.incrementAndGet();
         return new SessionEntry(id, id, ticker.read() + maxTtlNanos, epoch);
+    }
+
+    /**
+     * Whether a write of these sections should ask its master for them whole: the cache is on, and some are not cached
+     * in this lease epoch, so the deltas alone cannot make them (a section the write creates, version 1, can be).
+     */
+    public boolean wantsWhole(String sessionId, List<String> names, int epoch) {
+        if (!enabled) {
+            return false;
+        }
+        SessionEntry e = cache.getIfPresent(sessionId);
+        return e == null || e.epoch != epoch || !e.holdsAll(names);
     }
 
     /**
@@ -204,16 +265,29 @@ public final class SectionCache {
      */
     public void writeAcknowledged(String sessionId, long incarnation, List<SectionDelta> deltas, long[] versions,
                                   int epoch, IntSupplier currentEpoch, long idleMillis, long lifetimeLeftMillis) {
+        writeAcknowledged(sessionId, incarnation, deltas, versions, List.of(), epoch, currentEpoch, idleMillis,
+                lifetimeLeftMillis);
+    }
+
+    /**
+     * {@link #writeAcknowledged(String, long, List, long[], int, IntSupplier, long, long)} with the sections the master
+     * sent whole with its answer ({@code whole}: written sections at their new versions, PROTOCOL.md 3.2), cached as
+     * they are, also where this cache did not hold them before (write-allocate).
+     */
+    public void writeAcknowledged(String sessionId, long incarnation, List<SectionDelta> deltas, long[] versions,
+                                  List<EncodedSection> whole, int epoch, IntSupplier currentEpoch, long idleMillis,
+                                  long lifetimeLeftMillis) {
         if (enabled) {
             long deadline = deadline(idleMillis, lifetimeLeftMillis);
             long fresh = ticker.read() + maxTtlNanos;
             cache.asMap().computeIfPresent(sessionId, (k, e) -> {
                 boolean counted = e.incarnation == incarnation;
                 if (counted && e.epoch == epoch && currentEpoch.getAsInt() == epoch) {
-                    return e.withWrite(deltas, versions, generations.incrementAndGet(), deadline, fresh);
+                    return e.withWrite(deltas, versions, whole, generations.incrementAndGet(), deadline, fresh);
                 }
                 List<String> names = deltas.stream().map(SectionDelta::section).toList();
-                return e.withWriteFailed(names, generations.incrementAndGet(), counted).withFloors(names, versions);
+                return e.withWriteFailed(names, generations.incrementAndGet(), counted, MissCause.WRITE_NOT_KEPT)
+                        .withFloors(names, versions);
             });
         }
     }
@@ -245,9 +319,18 @@ public final class SectionCache {
      * @param incarnation what {@link #writeStarted} returned for it
      */
     public void writeFailed(String sessionId, long incarnation, List<String> sections) {
+        writeFailed(sessionId, incarnation, sections, false);
+    }
+
+    /**
+     * {@link #writeFailed(String, long, List)}; {@code acknowledged}: the write was applied, but its answer cannot be
+     * merged here (the session moved to another master group meanwhile).
+     */
+    public void writeFailed(String sessionId, long incarnation, List<String> sections, boolean acknowledged) {
         if (enabled) {
+            MissCause cause = acknowledged ? MissCause.WRITE_NOT_KEPT : MissCause.WRITE_FAILED;
             cache.asMap().computeIfPresent(sessionId, (k, e) -> e.withWriteFailed(sections, generations.incrementAndGet(),
-                    e.incarnation == incarnation));
+                    e.incarnation == incarnation, cause));
         }
     }
 
@@ -283,6 +366,40 @@ public final class SectionCache {
 
     public long expired() {
         return expired.sum();
+    }
+
+    /** Sections a master sent for a miss that were not cached: a write or an invalidation of the session came between. */
+    public long fillsRefused() {
+        return fillsRefused.sum();
+    }
+
+    /** Sections asked for and not served from the cache, by why ({@link MissCause#key}); the sum is every such section. */
+    public Map<String, Long> sectionMisses() {
+        return byCause(sectionMisses);
+    }
+
+    /**
+     * Reads not served wholly from the cache, by why: the cause of the first section missing (a read the lease or the
+     * session's entry refused counts under that); the sum is every read that went to a master.
+     */
+    public Map<String, Long> readMisses() {
+        return byCause(readMisses);
+    }
+
+    private static Map<String, Long> byCause(LongAdder[] counts) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (MissCause c : MissCause.values()) {
+            m.put(c.key(), counts[c.ordinal()].sum());
+        }
+        return m;
+    }
+
+    private static LongAdder[] adders() {
+        LongAdder[] a = new LongAdder[MissCause.values().length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
     }
 
     /** Runs pending maintenance (evictions, expiries) now; for tests and the admin endpoint. */

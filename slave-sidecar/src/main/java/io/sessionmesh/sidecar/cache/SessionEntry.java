@@ -32,6 +32,7 @@ public final class SessionEntry {
     private static final EncodedSection[] NONE = {};
     private static final String[] NO_NAMES = {};
     private static final long[] NO_VERSIONS = {};
+    private static final byte[] NO_CAUSES = {};
     /** Bytes counted for an entry and for each section on top of their bytes (objects and references). */
     static final int ENTRY_OVERHEAD = 96;
     static final int SECTION_OVERHEAD = 64;
@@ -57,13 +58,18 @@ public final class SessionEntry {
     private final EncodedSection[] sections;
     private final String[] floorNames;
     private final long[] floorVersions;
+    /**
+     * Index for index with the floors: why the section last went from this entry (a {@link MissCause} code, 0 if it
+     * never did), for counting misses by cause. A section that went without a floor has one at version 0 (none).
+     */
+    private final byte[] dropCauses;
 
     SessionEntry(long incarnation, long generation, long deadline, int epoch) {
-        this(incarnation, generation, 0, deadline, deadline, epoch, NONE, NO_NAMES, NO_VERSIONS);
+        this(incarnation, generation, 0, deadline, deadline, epoch, NONE, NO_NAMES, NO_VERSIONS, NO_CAUSES);
     }
 
     private SessionEntry(long incarnation, long generation, int writesInFlight, long deadline, long freshUntil, int epoch,
-                         EncodedSection[] sections, String[] floorNames, long[] floorVersions) {
+                         EncodedSection[] sections, String[] floorNames, long[] floorVersions, byte[] dropCauses) {
         this.incarnation = incarnation;
         this.generation = generation;
         this.writesInFlight = writesInFlight;
@@ -73,12 +79,13 @@ public final class SessionEntry {
         this.sections = sections;
         this.floorNames = floorNames;
         this.floorVersions = floorVersions;
+        this.dropCauses = dropCauses;
     }
 
     private SessionEntry with(long newGeneration, int newWrites, long newDeadline, long newFreshUntil, int newEpoch,
                               EncodedSection[] newSections) {
         return new SessionEntry(incarnation, newGeneration, newWrites, newDeadline, newFreshUntil, newEpoch, newSections,
-                floorNames, floorVersions);
+                floorNames, floorVersions, dropCauses);
     }
 
     /** The same entry with a new deadline from a master's answer (a touch), no later than {@link #freshUntil}. */
@@ -122,6 +129,12 @@ public final class SessionEntry {
         return 0;
     }
 
+    /** Why a section this entry does not hold is missing: how it went, or {@link MissCause#NEW_SECTION}. */
+    public MissCause missCause(String name) {
+        int f = indexOf(floorNames, name);
+        return f < 0 || dropCauses[f] == 0 ? MissCause.NEW_SECTION : MissCause.of(dropCauses[f]);
+    }
+
     /** Bytes this entry stands for in the cache's bound. */
     int weight() {
         long w = ENTRY_OVERHEAD + (long) FLOOR_OVERHEAD * floorNames.length;
@@ -159,15 +172,18 @@ public final class SessionEntry {
     }
 
     /**
-     * The deltas of an acknowledged write (started in this incarnation) merged in: a cached section one version behind
-     * takes its delta; a cached section further behind missed another write and is dropped. A section the write
-     * created (new version 1) is the delta itself, and is cached if no other write of the session is in flight here
-     * (one in flight may already have made a version 2; caching version 1 meanwhile would be correct, since that write
-     * is not acknowledged yet, but would only be replaced). Nothing below a floor is cached, and each version the
-     * write was acknowledged with becomes its section's floor: an earlier write of this sidecar whose answer comes
-     * later (answers on different connections keep no order) then cannot put its older version back.
+     * The deltas of an acknowledged write (started in this incarnation) merged in: a section the master sent whole at
+     * its new version ({@code whole}, the WRITE answer's, PROTOCOL.md 3.2) is cached as it is (write-allocate: also one
+     * this cache did not hold); else a cached section one version behind takes its delta; a cached section further
+     * behind missed another write and is dropped. A section the write created (new version 1) is the delta itself, and
+     * is cached if no other write of the session is in flight here (one in flight may already have made a version 2;
+     * caching version 1 meanwhile would be correct, since that write is not acknowledged yet, but would only be
+     * replaced). Nothing below a floor is cached, and each version the write was acknowledged with becomes its
+     * section's floor: an earlier write of this sidecar whose answer comes later (answers on different connections
+     * keep no order) then cannot put its older version back.
      */
-    SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline, long newFreshUntil) {
+    SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, List<EncodedSection> whole, long newGeneration,
+                           long newDeadline, long newFreshUntil) {
         boolean alone = writesInFlight <= 1;
         EncodedSection[] next = Arrays.copyOf(sections, sections.length + deltas.size());
         int n = sections.length;
@@ -175,31 +191,71 @@ public final class SessionEntry {
             SectionDelta delta = deltas.get(d);
             long v = versions[d];
             int i = indexOf(next, n, delta.section());
-            boolean belowFloor = v < floor(delta.section());
-            if (i >= 0) {
-                EncodedSection s = next[i];
-                if (s.version() == v - 1 && !belowFloor) {
-                    next[i] = s.apply(delta, v);
-                } else if (s.version() < v) {
+            if (v < floor(delta.section())) {
+                if (i >= 0 && next[i].version() < v) {
                     next[i] = next[--n];
                 }
-            } else if (v == 1 && alone && !belowFloor) {
+                continue;
+            }
+            EncodedSection w = wholeAt(whole, delta.section(), v);
+            if (i >= 0) {
+                EncodedSection s = next[i];
+                if (s.version() >= v) {
+                    continue;
+                }
+                if (w != null) {
+                    next[i] = w;
+                } else if (s.version() == v - 1) {
+                    next[i] = s.apply(delta, v);
+                } else {
+                    next[i] = next[--n];
+                }
+            } else if (w != null) {
+                next[n++] = w;
+            } else if (v == 1 && alone) {
                 next[n++] = EncodedSection.empty(delta.section()).apply(delta, 1);
             }
         }
         return with(newGeneration, Math.max(0, writesInFlight - 1), newDeadline, newFreshUntil, epoch,
-                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names(deltas), versions);
+                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names(deltas), versions, MissCause.WRITE_NOT_KEPT);
+    }
+
+    /** {@link #withWrite(List, long[], List, long, long, long)} without whole sections. */
+    SessionEntry withWrite(List<SectionDelta> deltas, long[] versions, long newGeneration, long newDeadline,
+                           long newFreshUntil) {
+        return withWrite(deltas, versions, List.of(), newGeneration, newDeadline, newFreshUntil);
+    }
+
+    private static EncodedSection wholeAt(List<EncodedSection> whole, String name, long version) {
+        for (int k = 0; k < whole.size(); k++) {
+            EncodedSection w = whole.get(k);
+            if (w.version() == version && w.name().equals(name)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** Whether every named section is cached here (in whatever epoch). */
+    boolean holdsAll(List<String> names) {
+        for (int k = 0; k < names.size(); k++) {
+            if (section(names.get(k)) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
      * A write failed, its outcome is unknown, or its answer cannot be trusted here: without the sections it named.
      *
      * @param counted whether the write's start was counted in this incarnation (it leaves {@link #writesInFlight})
+     * @param cause {@link MissCause#WRITE_FAILED}, or {@link MissCause#WRITE_NOT_KEPT} for an acknowledged write
      */
-    SessionEntry withWriteFailed(List<String> names, long newGeneration, boolean counted) {
+    SessionEntry withWriteFailed(List<String> names, long newGeneration, boolean counted, MissCause cause) {
         SessionEntry e = without(names, newGeneration);
         return e.with(newGeneration, counted ? Math.max(0, writesInFlight - 1) : writesInFlight, deadline, freshUntil,
-                epoch, e.sections);
+                epoch, e.sections).withFloors(names, null, cause);
     }
 
     /**
@@ -207,30 +263,46 @@ public final class SessionEntry {
      * version becomes its floor, if higher than the floor it has. Cached copies are left as they are.
      */
     SessionEntry withFloors(List<String> names, long[] versions) {
+        return withFloors(names, versions, null);
+    }
+
+    /**
+     * {@link #withFloors(List, long[])}, and with a {@code cause}, each named section this entry does not hold is
+     * noted as gone for that cause ({@link #missCause}); {@code versions} null: floors unchanged.
+     */
+    private SessionEntry withFloors(List<String> names, long[] versions, MissCause cause) {
         String[] fNames = floorNames;
         long[] fVersions = floorVersions;
+        byte[] fCauses = dropCauses;
         for (int k = 0; k < names.size(); k++) {
             String name = names.get(k);
-            long v = versions[k];
-            if (v <= 0) {
+            long v = versions == null ? 0 : versions[k];
+            boolean mark = cause != null && section(name) == null;
+            if (v <= 0 && !mark) {
                 continue;
             }
             int f = indexOf(fNames, name);
             if (f < 0) {
-                fNames = Arrays.copyOf(fNames, fNames.length + 1);
-                fVersions = Arrays.copyOf(fVersions, fVersions.length + 1);
-                fNames[fNames.length - 1] = name;
-                fVersions[fVersions.length - 1] = v;
+                f = fNames.length;
+                fNames = Arrays.copyOf(fNames, f + 1);
+                fVersions = Arrays.copyOf(fVersions, f + 1);
+                fCauses = Arrays.copyOf(fCauses, f + 1);
+                fNames[f] = name;
+                fVersions[f] = Math.max(0, v);
             } else if (fVersions[f] < v) {
                 fVersions = fVersions == floorVersions ? fVersions.clone() : fVersions;
                 fVersions[f] = v;
             }
+            if (mark && fCauses[f] != cause.code()) {
+                fCauses = fCauses == dropCauses ? fCauses.clone() : fCauses;
+                fCauses[f] = cause.code();
+            }
         }
-        if (fNames == floorNames && fVersions == floorVersions) {
+        if (fNames == floorNames && fVersions == floorVersions && fCauses == dropCauses) {
             return this;
         }
         return new SessionEntry(incarnation, generation, writesInFlight, deadline, freshUntil, epoch, sections, fNames,
-                fVersions);
+                fVersions, fCauses);
     }
 
     private static List<String> names(List<SectionDelta> deltas) {
@@ -268,7 +340,7 @@ public final class SessionEntry {
             }
         }
         return with(newGeneration, writesInFlight, deadline, freshUntil, epoch,
-                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names, versions);
+                n == next.length ? next : Arrays.copyOf(next, n)).withFloors(names, versions, MissCause.INVALIDATED);
     }
 
     private static int indexOf(EncodedSection[] sections, int n, String name) {

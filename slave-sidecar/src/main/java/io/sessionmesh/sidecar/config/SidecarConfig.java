@@ -76,6 +76,11 @@ import java.util.Map;
  *       over, for the two clocks' drift</td></tr>
  *   <tr><td>stale-read-window</td><td>0 (off)</td><td>with no master reachable, serve cached sections, marked
  *       {@code X-SessionMesh-Stale: true}, for this long after the lease ran out</td></tr>
+ *   <tr><td>read-ahead</td><td>0 (off)</td><td>on a miss, also fetch up to this many other section names that
+ *       reads through this sidecar have asked for (of any session) and the session's entry does not hold: a
+ *       session's first read here then brings the sections its next reads here will want (the master counts this
+ *       sidecar as their holder, so writes of them elsewhere push it an invalidation); at most
+ *       {@value #MAX_READ_AHEAD}</td></tr>
  *   <tr><td>vnodes</td><td>{@value #DEFAULT_VNODES}</td><td>virtual nodes per master on the hash ring</td></tr>
  *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid}, {@code api}, {@code admin} (and
  *       {@code embedded-master}) as {@code host:port} there ({@link ReadyFile})</td></tr>
@@ -113,6 +118,8 @@ public final class SidecarConfig {
     /** The largest admin request body: admin calls carry no data (a cache clear, a session lookup). */
     public static final int MAX_ADMIN_BODY_BYTES = 64 << 10;
     public static final int DEFAULT_SCHEMA_CACHE = 10_000;
+    /** The most section names a miss may read ahead. */
+    public static final int MAX_READ_AHEAD = 256;
 
     private final List<List<InetSocketAddress>> masters;
     private final boolean embeddedMaster;
@@ -145,6 +152,7 @@ public final class SidecarConfig {
     private final Duration heartbeatInterval;
     private final Duration leaseMargin;
     private final Duration staleReadWindow;
+    private final int readAhead;
     private final int vnodes;
     private final int schemaCache;
     private final Path readyFile;
@@ -206,6 +214,7 @@ public final class SidecarConfig {
         if (staleReadWindow.isZero()) {
             c.show("stale-read-window", "0 (off)");
         }
+        readAhead = c.integer("read-ahead", 0, 0, MAX_READ_AHEAD);
         vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, Placement.MAX_VNODES);
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
         readyFile = c.path(ReadyFile.SETTING, null);
@@ -416,6 +425,11 @@ public final class SidecarConfig {
     /** How long cached sections are served stale while no master is reachable (zero: not at all). */
     public Duration staleReadWindow() {
         return staleReadWindow;
+    }
+
+    /** Section names a miss may also fetch (0: only those asked for). */
+    public int readAhead() {
+        return readAhead;
     }
 
     public int vnodes() {

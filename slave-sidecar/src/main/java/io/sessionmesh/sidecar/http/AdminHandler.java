@@ -294,7 +294,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         cache.put("bytes", service.cache().weightedBytes());
         cache.put("evictions", service.cache().evictedBySize());
         cache.put("expirations", service.cache().expired());
+        cache.put("fills_refused", service.cache().fillsRefused());
         m.put("cache", cache);
+        m.put("read_misses_by_cause", service.cache().readMisses());
+        m.put("section_misses_by_cause", service.cache().sectionMisses());
         m.put("pending_touches", service.pendingTouches());
         m.put("masters_up", service.router().pools().stream().filter(MasterPool::isUp).count());
         m.put("master_leader_changes", service.router().pools().stream().mapToLong(MasterPool::leaderChanges).sum());

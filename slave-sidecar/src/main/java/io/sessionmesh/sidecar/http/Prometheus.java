@@ -21,6 +21,7 @@ final class Prometheus {
                 String label = switch (e.getKey()) {
                     case "requests" -> "op";
                     case "errors" -> "status";
+                    case "read_misses_by_cause", "section_misses_by_cause" -> "cause";
                     default -> null;
                 };
                 for (Map.Entry<?, ?> inner : m.entrySet()) {

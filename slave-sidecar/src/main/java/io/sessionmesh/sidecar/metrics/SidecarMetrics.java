@@ -30,6 +30,8 @@ public final class SidecarMetrics {
     public final LongAdder misses = new LongAdder();
     public final LongAdder sectionsFromCache = new LongAdder();
     public final LongAdder sectionsFromMaster = new LongAdder();
+    /** Sections a miss fetched beyond those asked for ({@code read-ahead}). */
+    public final LongAdder sectionsReadAhead = new LongAdder();
     public final LongAdder masterCalls = new LongAdder();
     /** Bytes of frames to and from the masters, over every master connection. */
     public final LinkTraffic masterTraffic = new LinkTraffic();
@@ -107,6 +109,7 @@ public final class SidecarMetrics {
         m.put("hit_ratio", Math.round(hitRatio() * 10_000) / 10_000.0);
         m.put("sections_from_cache", sectionsFromCache.sum());
         m.put("sections_from_master", sectionsFromMaster.sum());
+        m.put("sections_read_ahead", sectionsReadAhead.sum());
         m.put("master_calls", masterCalls.sum());
         m.put("master_bytes_sent", masterTraffic.sent());
         m.put("master_bytes_received", masterTraffic.received());

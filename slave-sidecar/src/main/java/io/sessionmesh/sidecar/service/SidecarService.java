@@ -18,6 +18,7 @@ import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 import io.sessionmesh.registry.RegistryQueries;
 import io.sessionmesh.sidecar.cache.SectionCache;
+import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.registry.SessionDirectory;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
@@ -68,6 +69,10 @@ public final class SidecarService implements SidecarOperations {
     private final AtomicLong creates = new AtomicLong();
     /** How long after the lease ran out cached sections may still be served, marked stale (0: never). */
     private final long staleReadWindowNanos;
+    /** Section names a miss may also fetch ({@code read-ahead}; 0: none). */
+    private volatile int readAhead;
+    /** Section names reads through this sidecar asked for, at most {@link SidecarConfig#MAX_READ_AHEAD}, first come. */
+    private final Set<String> sectionNames = ConcurrentHashMap.newKeySet();
 
     public SidecarService(MasterRouter router, SectionCache cache, SidecarMetrics metrics, int schemaCacheSize,
                           Duration staleReadWindow) {
@@ -77,6 +82,14 @@ public final class SidecarService implements SidecarOperations {
         this.cache = cache;
         this.metrics = metrics;
         this.schemas = Caffeine.newBuilder().maximumSize(schemaCacheSize).executor(Runnable::run).build();
+    }
+
+    /**
+     * On a miss, also fetch up to {@code names} other section names that reads here asked for and the session's entry
+     * does not hold (0: only the missing ones).
+     */
+    public void readAhead(int names) {
+        this.readAhead = Math.max(0, Math.min(SidecarConfig.MAX_READ_AHEAD, names));
     }
 
     /** Operators' questions about sessions across masters and the registry (the admin endpoint's). */
@@ -145,7 +158,9 @@ public final class SidecarService implements SidecarOperations {
             metrics.sectionsFromCache.add(sections.size() - missing.size());
         }
         metrics.sectionsFromMaster.add(missing.size());
-        return timed(router.call(sessionId, c -> c.read(new ReadRequest(sessionId, missing))))
+        List<String> fetch = withReadAhead(sessionId, sections, missing, state.epoch());
+        boolean exact = fetch == missing;
+        return timed(router.call(sessionId, c -> c.read(new ReadRequest(sessionId, fetch))))
                 .handle((routed, error) -> {
                     if (error != null) {
                         ReadOutcome stale = staleRead(sessionId, sections, lease, error);
@@ -163,7 +178,7 @@ public final class SidecarService implements SidecarOperations {
                         cache.fill(sessionId, lookup.generation(), state.epoch(), lease::epoch, result.sections(),
                                 t.idleTimeoutMillis(), t.lifetimeLeftMillis());
                     }
-                    return new ReadOutcome(combine(sessionId, sections, found, result.sections()), false);
+                    return new ReadOutcome(combine(sessionId, sections, found, result.sections(), exact), false);
                 });
     }
 
@@ -187,9 +202,40 @@ public final class SidecarService implements SidecarOperations {
         return new ReadOutcome(new EncodedReadResult(sessionId, List.of(cached)), true);
     }
 
+    /**
+     * The names to fetch for a miss: the missing ones, and with read-ahead on, other names reads here asked for that
+     * the session's entry does not hold (the same list when there are none). Learns the names asked for.
+     */
+    private List<String> withReadAhead(String sessionId, List<String> asked, List<String> missing, int epoch) {
+        int max = readAhead;
+        if (max == 0) {
+            return missing;
+        }
+        for (int i = 0; i < asked.size(); i++) {
+            String name = asked.get(i);
+            if (sectionNames.size() < SidecarConfig.MAX_READ_AHEAD && !sectionNames.contains(name)) {
+                sectionNames.add(name);
+            }
+        }
+        List<String> extra = cache.notHeld(sessionId, sectionNames, asked, epoch, max);
+        if (extra.isEmpty()) {
+            return missing;
+        }
+        metrics.sectionsReadAhead.add(extra.size());
+        List<String> fetch = new ArrayList<>(missing.size() + extra.size());
+        fetch.addAll(missing);
+        fetch.addAll(extra);
+        return fetch;
+    }
+
+    /**
+     * The answer to a read: the sections found in the cache and those fetched, in the order asked for.
+     *
+     * @param exact whether {@code fetched} holds only the missing sections (no read-ahead)
+     */
     private static EncodedReadResult combine(String sessionId, List<String> names, EncodedSection[] found,
-                                             List<EncodedSection> fetched) {
-        if (fetched.size() == names.size()) {
+                                             List<EncodedSection> fetched, boolean exact) {
+        if (exact && fetched.size() == names.size()) {
             return new EncodedReadResult(sessionId, fetched);
         }
         Map<String, EncodedSection> byName = new HashMap<>(fetched.size() * 2);
@@ -211,10 +257,13 @@ public final class SidecarService implements SidecarOperations {
         MasterPool pool = router.forSession(id);
         Lease lease = pool.lease();
         int epoch = lease.epoch();
+        List<String> names = request.deltas().stream().map(SectionDelta::section).toList();
+        // write-allocate: sections not cached here come back whole (a master that does not know the flag ignores it)
+        boolean whole = cache.wantsWhole(id, names, epoch);
         long incarnation = cache.writeStarted(id, epoch);
-        return timed(router.call(id, c -> c.write(request))).handle((routed, error) -> {
+        return timed(router.call(id, c -> c.write(request, whole))).handle((routed, error) -> {
             if (error != null) {
-                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, names);
                 throw failed(id, error);
             }
             MasterAnswer.Write answer = routed.value();
@@ -226,9 +275,9 @@ public final class SidecarService implements SidecarOperations {
                 versions[i] = v == null ? -1 : v;
             }
             if (t == null) {
-                cache.writeFailed(id, incarnation, request.deltas().stream().map(SectionDelta::section).toList());
+                cache.writeFailed(id, incarnation, names, true);
             } else {
-                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, epoch, lease::epoch,
+                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, answer.sections(), epoch, lease::epoch,
                         t.idleTimeoutMillis(), t.lifetimeLeftMillis());
             }
             return result;

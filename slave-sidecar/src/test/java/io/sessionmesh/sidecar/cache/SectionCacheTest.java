@@ -271,4 +271,128 @@ class SectionCacheTest {
         c.writeAcknowledged("s2", w, List.of(set("a", "k", (byte) 1)), new long[] {5}, writeEpoch, epoch::get, IDLE_MS, LIFE_MS);
         assertNull(c.peekAll("s2", List.of("a")), "a write answered across epochs must drop, not merge");
     }
+
+    static EncodedSection whole(String name, long version, String key, byte... value) {
+        return EncodedSection.of(new SectionData(name, version, Map.of(key, value)));
+    }
+
+    @Test
+    void writeAcknowledged_withWholeSection_cachesASectionItNeverHeld_thenHits() {
+        SectionCache c = cache(1 << 20);
+        assertTrue(c.wantsWhole("s1", List.of("a"), epoch.get()), "nothing cached: the write must ask for a whole");
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 7)), new long[] {9}, List.of(whole("a", 9, "k", (byte) 7)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        SectionCache.Lookup after = lookup(c, "s1", List.of("a"));
+        assertTrue(after.missing().isEmpty(), "write-allocate: the written version was not kept");
+        assertEquals(9, after.found()[0].version());
+        assertFalse(c.wantsWhole("s1", List.of("a"), epoch.get()), "a held section needs no whole copy");
+        assertTrue(c.wantsWhole("s1", List.of("a"), epoch.get() + 1), "a copy of another epoch does not count");
+    }
+
+    @Test
+    void writeAcknowledged_withWholeSection_replacesACopyFurtherBehind() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 2, "k", 1)), IDLE_MS, LIFE_MS);
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 7)), new long[] {5}, List.of(whole("a", 5, "k", (byte) 7)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(5, lookup(c, "s1", List.of("a")).found()[0].version());
+    }
+
+    @Test
+    void writeAcknowledged_wholeSectionOfAnotherVersion_isIgnored() {
+        SectionCache c = cache(1 << 20);
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 7)), new long[] {9}, List.of(whole("a", 8, "k", (byte) 7)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
+        assertEquals(1L, c.readMisses().get("write_not_kept"));
+    }
+
+    @Test
+    void ownWritesAnsweredOutOfOrder_theEarlierWholeSectionIsNotCached() {
+        SectionCache c = cache(1 << 20);
+        long w1 = c.writeStarted("s1", epoch.get());
+        long w2 = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w2, List.of(set("a", "k", (byte) 2)), new long[] {6}, List.of(whole("a", 6, "k", (byte) 2)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        c.writeAcknowledged("s1", w1, List.of(set("a", "k", (byte) 1)), new long[] {5}, List.of(whole("a", 5, "k", (byte) 1)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        SectionCache.Lookup after = lookup(c, "s1", List.of("a"));
+        assertEquals(6, after.found()[0].version(), "the earlier answer put its older version back");
+    }
+
+    @Test
+    void invalidation_beforeOwnWritesAnswer_keepsTheWholeSectionOut() {
+        SectionCache c = cache(1 << 20);
+        long w = c.writeStarted("s1", epoch.get());
+        c.invalidate("s1", List.of("a"), new long[] {10});
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 7)), new long[] {9}, List.of(whole("a", 9, "k", (byte) 7)),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertEquals(List.of("a"), lookup(c, "s1", List.of("a")).missing());
+    }
+
+    @Test
+    void login_newSectionsOfOneWrite_areCached_andTheFirstReadHits() {
+        SectionCache c = cache(1 << 20);
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("a", "k", (byte) 1), set("b", "k", (byte) 2)), new long[] {1, 1}, List.of(),
+                epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        assertTrue(lookup(c, "s1", List.of("b", "a")).missing().isEmpty());
+    }
+
+    @Test
+    void misses_areCountedByCause() {
+        SectionCache c = cache(1 << 20);
+        lookup(c, "s1", List.of("a", "b")); // first use here
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        lookup(c, "s1", List.of("a", "b")); // b: never cached in this entry
+        c.invalidate("s1", List.of("a"), new long[] {2});
+        lookup(c, "s1", List.of("a"));
+        long w = c.writeStarted("s1", epoch.get());
+        c.writeAcknowledged("s1", w, List.of(set("b", "k", (byte) 1)), new long[] {4}, epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        lookup(c, "s1", List.of("b"));
+        w = c.writeStarted("s1", epoch.get());
+        c.writeFailed("s1", w, List.of("c"));
+        lookup(c, "s1", List.of("c"));
+        c.lookup("s1", List.of("a"), epoch.get(), false);
+        c.lookup("s1", List.of("a"), epoch.get() + 1, true);
+        now.addAndGet(Duration.ofMinutes(6).toNanos());
+        c.cleanUp();
+        lookup(c, "s1", List.of("a"));
+        assertEquals(Map.of("new_session", 1L, "new_section", 2L, "invalidated", 1L, "write_not_kept", 1L,
+                "write_failed", 1L, "lease", 1L, "epoch", 1L, "expired", 1L), nonZero(c.readMisses()));
+        assertEquals(2L, c.sectionMisses().get("new_session"));
+    }
+
+    @Test
+    void fillRefused_isCounted() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("a", "b"));
+        c.writeStarted("s1", epoch.get());
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("a", 1, "k", 1), section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(2, c.fillsRefused());
+    }
+
+    @Test
+    void notHeld_namesTheCandidatesTheEntryLacks_notThoseAsked_atMostMax() {
+        SectionCache c = cache(1 << 20);
+        List<String> candidates = List.of("a", "b", "c", "d");
+        assertEquals(List.of("b", "c"), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 2), "no entry: any");
+        SectionCache.Lookup miss = lookup(c, "s1", List.of("b"));
+        c.fill("s1", miss.generation(), epoch.get(), epoch::get, List.of(section("b", 1, "k", 1)), IDLE_MS, LIFE_MS);
+        assertEquals(List.of("c", "d"), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 8));
+        assertEquals(List.of("b", "c", "d"), c.notHeld("s1", candidates, List.of("a"), epoch.get() + 1, 8),
+                "what another epoch cached does not count");
+        assertEquals(List.of(), c.notHeld("s1", candidates, List.of("a"), epoch.get(), 0));
+    }
+
+    static Map<String, Long> nonZero(Map<String, Long> m) {
+        Map<String, Long> out = new java.util.HashMap<>(m);
+        out.values().removeIf(v -> v == 0);
+        return out;
+    }
 }

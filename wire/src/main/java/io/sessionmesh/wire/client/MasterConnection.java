@@ -149,6 +149,14 @@ public final class MasterConnection implements AutoCloseable {
         return send(new MasterRequest.Write(request));
     }
 
+    /**
+     * A write; with {@code wholeSections}, its answer also carries the written sections above version 1, whole (from a
+     * master that knows the flag: PROTOCOL.md 3.2).
+     */
+    public CompletableFuture<MasterAnswer.Write> write(WriteRequest request, boolean wholeSections) {
+        return send(new MasterRequest.Write(request, wholeSections));
+    }
+
     /** Extends a session's idle time; answered with its times. */
     public CompletableFuture<SessionTimes> touch(String sessionId) {
         return send(new MasterRequest.Touch(sessionId));

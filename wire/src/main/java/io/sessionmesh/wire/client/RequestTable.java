@@ -94,7 +94,7 @@ final class RequestTable extends ChannelDuplexHandler {
 
         @Override
         public int flags() {
-            return 0;
+            return request.flags();
         }
 
         @Override

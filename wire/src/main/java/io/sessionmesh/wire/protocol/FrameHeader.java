@@ -30,6 +30,12 @@ public final class FrameHeader {
     public static final int FLAG_RESPONSE = 0x01;
     /** Set on a frame the master sends unasked (an INVALIDATE), with a push id of its own in the request id field. */
     public static final int FLAG_PUSH = 0x02;
+    /**
+     * On a WRITE request, ignorable: answer with the whole sections the write made, at their new versions, where a
+     * version is above 1 (PROTOCOL.md 3.2, the writer's own copy in 3.7). A master that does not know it answers as
+     * without it.
+     */
+    public static final int FLAG_WHOLE_SECTIONS = 0x10;
     /** Flags a reader must understand. */
     public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
     /** The most a PING body may carry. */

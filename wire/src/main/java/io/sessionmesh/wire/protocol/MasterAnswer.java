@@ -2,6 +2,8 @@ package io.sessionmesh.wire.protocol;
 
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteResult;
 
@@ -10,6 +12,7 @@ import io.netty.buffer.ByteBufAllocator;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A master's answer in typed form, one record per kind of body (PROTOCOL.md 3.3 to 3.7): the master writes it as an
@@ -58,8 +61,23 @@ public sealed interface MasterAnswer extends OutboundFrame {
         }
     }
 
-    /** WRITE: the new versions, then the session's times. */
-    record Write(int requestId, WriteResult result, SessionTimes times) implements MasterAnswer {
+    /**
+     * WRITE: the new versions; then, if the request asked for them ({@link FrameHeader#FLAG_WHOLE_SECTIONS}) and there
+     * are any, the written sections whose new version is above 1, whole, as a READ_RESULT message; then the session's
+     * times.
+     *
+     * <pre>| WRITE_RESULT message | [ READ_RESULT message ] | session times: 8 bytes |</pre>
+     */
+    record Write(int requestId, WriteResult result, List<EncodedSection> sections, SessionTimes times) implements MasterAnswer {
+        public Write {
+            sections = List.copyOf(sections);
+        }
+
+        /** An answer without whole sections. */
+        public Write(int requestId, WriteResult result, SessionTimes times) {
+            this(requestId, result, List.of(), times);
+        }
+
         @Override
         public int opcode() {
             return Opcodes.WRITE;
@@ -67,18 +85,46 @@ public sealed interface MasterAnswer extends OutboundFrame {
 
         @Override
         public int bodySize(BinaryTransportCodec codec) {
-            return codec.encodedSize(result) + SessionTimes.BYTES;
+            return codec.encodedSize(result) + (sections.isEmpty() ? 0 : codec.readResultSize(result.sessionId(), sections))
+                    + SessionTimes.BYTES;
         }
 
         @Override
         public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
             Bodies.writeMessage(out, codec, result);
+            if (!sections.isEmpty()) {
+                int size = codec.readResultSize(result.sessionId(), sections);
+                codec.encodeReadResult(result.sessionId(), sections, out.nioBuffer(out.writerIndex(), size));
+                out.writerIndex(out.writerIndex() + size);
+            }
             times.writeTo(out);
         }
 
         static Write decode(Frame frame, BinaryTransportCodec codec) {
-            return new Write(frame.requestId(), Bodies.readMessage(SessionTimes.withoutTimes(frame.body()), codec,
-                    WriteResult.class), SessionTimes.readLast(frame.body()));
+            ByteBuf messages = SessionTimes.withoutTimes(frame.body());
+            int n = messages.readableBytes();
+            int at = messages.readerIndex();
+            long first = n > BinaryTransportCodec.HEADER_BYTES
+                    ? BinaryTransportCodec.HEADER_BYTES + messages.getUnsignedInt(at + BinaryTransportCodec.HEADER_BYTES - 4) : n;
+            if (first >= n) { // one message (or a malformed one, which the codec names)
+                return new Write(frame.requestId(), Bodies.readMessage(messages, codec, WriteResult.class),
+                        SessionTimes.readLast(frame.body()));
+            }
+            WriteResult result = Bodies.readMessage(messages.slice(at, (int) first), codec, WriteResult.class);
+            byte[] rest = Bodies.bytes(messages.slice(at + (int) first, n - (int) first));
+            EncodedReadResult whole = codec.decodeEncodedReadResult(rest, 0, rest.length);
+            if (!whole.sessionId().equals(result.sessionId())) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, "WRITE answer: the whole sections are of another "
+                        + "session than the write result");
+            }
+            for (EncodedSection s : whole.sections()) {
+                Long v = result.versions().get(s.name());
+                if (v == null || v != s.version()) {
+                    throw new MalformedMessageException(Status.BAD_REQUEST, "WRITE answer: a whole section at version "
+                            + s.version() + " that the write result does not name at that version");
+                }
+            }
+            return new Write(frame.requestId(), result, whole.sections(), SessionTimes.readLast(frame.body()));
         }
     }
 

@@ -26,6 +26,11 @@ public sealed interface MasterRequest<A> {
     /** The opcode ({@link Opcodes}). */
     int opcode();
 
+    /** The frame's flags ({@link FrameHeader}): 0 but for a WRITE that asks for whole sections. */
+    default int flags() {
+        return 0;
+    }
+
     /** Bytes of the body. */
     int bodySize(BinaryTransportCodec codec);
 
@@ -78,11 +83,24 @@ public sealed interface MasterRequest<A> {
         }
     }
 
-    /** Per-section deltas applied atomically. */
-    record Write(WriteRequest message) implements CarriesMessage<MasterAnswer.Write> {
+    /**
+     * Per-section deltas applied atomically; with {@code wholeSections} (flag {@link FrameHeader#FLAG_WHOLE_SECTIONS})
+     * the answer also carries every written section whose new version is above 1, whole.
+     */
+    record Write(WriteRequest message, boolean wholeSections) implements CarriesMessage<MasterAnswer.Write> {
+        /** A write answered with the new versions only. */
+        public Write(WriteRequest message) {
+            this(message, false);
+        }
+
         @Override
         public int opcode() {
             return Opcodes.WRITE;
+        }
+
+        @Override
+        public int flags() {
+            return wholeSections ? FrameHeader.FLAG_WHOLE_SECTIONS : 0;
         }
 
         @Override
@@ -487,7 +505,8 @@ public sealed interface MasterRequest<A> {
         ByteBuf body = frame.body();
         return switch (frame.opcode()) {
             case Opcodes.READ -> new Read(Bodies.readMessage(body, codec, ReadRequest.class));
-            case Opcodes.WRITE -> new Write(Bodies.readMessage(body, codec, WriteRequest.class));
+            case Opcodes.WRITE -> new Write(Bodies.readMessage(body, codec, WriteRequest.class),
+                    (frame.flags() & FrameHeader.FLAG_WHOLE_SECTIONS) != 0);
             case Opcodes.TOUCH -> new Touch(Bodies.readSessionId(body));
             case Opcodes.DELETE -> new Delete(Bodies.readSessionId(body));
             case Opcodes.CREATE -> readCreate(body);
