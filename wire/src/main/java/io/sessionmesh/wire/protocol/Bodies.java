@@ -47,7 +47,7 @@ final class Bodies {
         if (body.hasArray()) {
             return codec.decode(ByteBuffer.wrap(body.array(), body.arrayOffset() + body.readerIndex(), n).slice(), type);
         }
-        return codec.decode(bytes(body), type);
+        return codec.decodeOwned(bytes(body), type); // our own copy: a decoded write keeps it rather than copy it again
     }
 
     /** Encodes a transport message at the writer index. */
