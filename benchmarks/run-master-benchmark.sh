@@ -11,6 +11,7 @@
 #   IO_THREADS    the master's I/O thread counts to run, "1 2" by default
 #   MVR_ARGS      more MasterVsRedis flags, e.g. "--ops write --connections 4,16,64 --pipeline 16"
 #   MASTER_JAVA_OPTS  more JVM flags for the master (a JFR recording, say); @IO@ becomes the thread count
+#   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
 #   HEAP=0        skip the heap-per-session part
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail
@@ -37,13 +38,14 @@ pids+=($!)
 wait_port "$redis_port"
 redis_pid=${pids[0]}
 for io in ${IO_THREADS:-1 2}; do
-  java -Xms2g -Xmx2g $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar master-store/target/sessionmesh-master.jar --port "$master_port" --io-threads "$io" \
+  java -Xms2g -Xmx2g $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
   wait_port "$master_port"
   echo "== master with $io I/O thread(s)"
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
     --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} \
+    --master-pid "$master_pid" --redis-pid "$redis_pid" \
     --out "$out/master-vs-redis-io$io-$stamp.json" | tee "benchmarks/target/master-vs-redis-io$io.log"
   kill "$master_pid"; wait "$master_pid" 2>/dev/null || true
 done

@@ -87,7 +87,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Write w) {
             SessionStore.Written written = store.write(w.message(), registration.holderBit(), registration.invalidator());
-            return fenced(new MasterAnswer.Write(id, written.result(), times(w.message().sessionId())), written.fence());
+            return fenced(new MasterAnswer.Write(id, written.result(), written.times()), written.fence());
         }
         if (request instanceof MasterRequest.Touch t) {
             store.touch(t.sessionId());

@@ -299,8 +299,11 @@ public final class SessionStore {
         return write(request, 0, Invalidator.NONE).result();
     }
 
-    /** A write's answer, and what its acknowledgement must wait for (null: nothing). */
-    public record Written(WriteResult result, Fence fence) {
+    /**
+     * A write's answer, what its acknowledgement must wait for (null: nothing), and the session's times as the write
+     * left them (PROTOCOL.md 3.2), for the answer without a second look-up of the session.
+     */
+    public record Written(WriteResult result, Fence fence, SessionTimes times) {
     }
 
     /**
@@ -383,7 +386,8 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new Written(WriteResult.of(request, versions), fence);
+        return new Written(WriteResult.of(request, versions), fence,
+                new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now)));
     }
 
     /**

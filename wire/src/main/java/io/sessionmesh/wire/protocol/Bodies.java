@@ -52,6 +52,10 @@ final class Bodies {
 
     /** Encodes a transport message at the writer index. */
     static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message) {
+        if (!out.hasArray()) {
+            out.writeBytes(codec.encode(message)); // sized once, written once (a direct buffer's view would need both)
+            return;
+        }
         int size = codec.encodedSize(message);
         codec.encode(message, out.nioBuffer(out.writerIndex(), size));
         out.writerIndex(out.writerIndex() + size);
