@@ -4,12 +4,24 @@
 # I/O thread (as Redis) and on two; then the master's heap per session at 100,000 sessions of the standard
 # workload. About 8 minutes on 2 cores.
 # Results: benchmarks/results/master-vs-redis-io<N>-<date>.json, heap-per-session-<date>.txt.
+#
+# Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it):
+#   MVN_FLAGS     e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own
+#   SKIP_BUILD=1  use the jars already built
+#   IO_THREADS    the master's I/O thread counts to run, "1 2" by default
+#   MVR_ARGS      more MasterVsRedis flags, e.g. "--ops write --connections 4,16,64 --pipeline 16"
+#   MASTER_JAVA_OPTS  more JVM flags for the master (a JFR recording, say); @IO@ becomes the thread count
+#   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
+#   HEAP=0        skip the heap-per-session part
+#   STAMP         the results' name suffix, the date by default
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -q -B -ntp -pl benchmarks -am package -DskipTests
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  mvn -q -B -ntp ${MVN_FLAGS:-} -pl benchmarks -am package -DskipTests
+fi
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
-stamp=$(date -u +%Y-%m-%d)
+stamp=${STAMP:-$(date -u +%Y-%m-%d)}
 mkdir -p "$out"
 master_port=${MASTER_PORT:-7401}
 redis_port=${REDIS_PORT:-6390}
@@ -25,18 +37,20 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --d
 pids+=($!)
 wait_port "$redis_port"
 redis_pid=${pids[0]}
-for io in 1 2; do
-  java -Xms2g -Xmx2g -jar master-store/target/sessionmesh-master.jar --port "$master_port" --io-threads "$io" \
+for io in ${IO_THREADS:-1 2}; do
+  java -Xms2g -Xmx2g $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
   wait_port "$master_port"
   echo "== master with $io I/O thread(s)"
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
-    --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" \
+    --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} \
+    --master-pid "$master_pid" --redis-pid "$redis_pid" \
     --out "$out/master-vs-redis-io$io-$stamp.json" | tee "benchmarks/target/master-vs-redis-io$io.log"
   kill "$master_pid"; wait "$master_pid" 2>/dev/null || true
 done
 cleanup
 
+[ "${HEAP:-1}" = 0 ] && exit 0
 java -Xms12g -Xmx12g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "$jar" io.sessionmesh.benchmarks.master.HeapPerSession --sessions 100000 | tee "$out/heap-per-session-$stamp.txt"

@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The master against Redis on the same machine, in one run: a batch read of 3 sections (about 1 KB each,
  * compressed as the attribute codec would) against HGETALL of a 3-field hash of the same sizes, and a write of
- * one attribute against HSET of one field, at 1..64 connections and pipeline depth 1 and 16. Our side runs
+ * one attribute against HSET of one field and against SET of a value of the same size (redis-benchmark -t set -d), at
+ * 1..64 connections and pipeline depth 1 and 16. Our side runs
  * here on one Netty thread (as redis-benchmark runs on one): each connection sends a batch of {@code depth}
  * requests in one write, waits for all the answers, and sends the next (what redis-benchmark -P does). Like
  * redis-benchmark, it sends requests it encoded once (one per session) and checks each answer's status without
@@ -50,8 +51,11 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
- *     [--ops read,write] [--out results/master-vs-redis.json]
+ *     [--ops read,write] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
  * </pre>
+ *
+ * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
+ * other work, the figure least disturbed by it.
  */
 public final class MasterVsRedis {
     /** The three sections every preloaded session holds. */
@@ -71,6 +75,8 @@ public final class MasterVsRedis {
         int sessions = flags.integer("sessions", 1000, 1, 10_000_000);
         Path out = flags.path("out", "benchmarks/results/master-vs-redis.json");
         List<String> ops = flags.list("ops", List.of("read", "write"), List.of("read", "write"));
+        masterPid = flags.integer("master-pid", 0, 0, Integer.MAX_VALUE);
+        redisPid = flags.integer("redis-pid", 0, 0, Integer.MAX_VALUE);
         flags.checkAllUsed();
 
         byte[][] values = sectionValues();
@@ -80,7 +86,8 @@ public final class MasterVsRedis {
         List<String> rows = new ArrayList<>();
         StringBuilder table = new StringBuilder();
         table.append("| operation | connections | pipeline | master req/s | Redis req/s | master / Redis | master p50 / p99 / p99.9 us"
-                + " | Redis p50 / p99 us |\n|---|---:|---:|---:|---:|---:|---|---|\n");
+                + " | Redis p50 / p99 us | Redis SET req/s, master / SET, p50 / p99 us | CPU us/request: master, Redis, Redis SET |"
+                + "\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n");
         try {
             String[] ids = preloadMaster(group, master, sessions, values);
             preloadRedis(redis, sessions, values);
@@ -91,14 +98,29 @@ public final class MasterVsRedis {
                         long n = Math.max(20_000, (long) (ours.throughput * seconds));
                         Result theirs = runRedisBenchmark(redis, sessions, values[0].length, op, c, depth, n);
                         double ratio = ours.throughput / theirs.throughput;
-                        System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d master %,10.0f req/s p50 %6.0f p99 %6.0f us | "
-                                + "redis %,10.0f req/s p50 %6.0f p99 %6.0f us | ratio %.2f%n", op, c, depth,
-                                ours.throughput, ours.p50, ours.p99, theirs.throughput, theirs.p50, theirs.p99, ratio);
-                        table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** | %.0f / %.0f / %.0f | %.0f / %.0f |%n",
-                                op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET", c, depth,
-                                ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99));
+                        System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d master %,10.0f req/s p50 %6.0f p99 %6.0f us "
+                                + "cpu %5.2f us/req | redis %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n",
+                                op, c, depth, ours.throughput, ours.p50, ours.p99, ours.cpuPerRequest(), theirs.throughput,
+                                theirs.p50, theirs.p99, theirs.cpuPerRequest(), ratio);
+                        // A write is also measured against SET of a value of the same size (issue 18 asks for SET).
+                        Result set = op.equals("write")
+                                ? runRedisBenchmark(redis, sessions, values[0].length, "set", c, depth, n) : null;
+                        double setRatio = set == null ? Double.NaN : ours.throughput / set.throughput;
+                        if (set != null) {
+                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d %61s"
+                                    + "| SET   %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n", op, c,
+                                    depth, "", set.throughput, set.p50, set.p99, set.cpuPerRequest(), setRatio);
+                        }
+                        table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** | %.0f / %.0f / %.0f | %.0f / %.0f |%s%n",
+                                op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET, SET", c, depth,
+                                ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99,
+                                (set == null ? " - |" : String.format(Locale.ROOT, " %,.0f, **%.2f**, %.0f / %.0f |",
+                                        set.throughput, setRatio, set.p50, set.p99))
+                                + String.format(Locale.ROOT, " %.2f, %.2f, %s |", ours.cpuPerRequest(), theirs.cpuPerRequest(),
+                                        set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
                         rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
-                                + "\"redis\":%s,\"ratio\":%.3f}", op, c, depth, ours.json(), theirs.json(), ratio));
+                                + "\"redis\":%s,\"ratio\":%.3f%s}", op, c, depth, ours.json(), theirs.json(), ratio,
+                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio)));
                     }
                 }
             }
@@ -178,13 +200,52 @@ public final class MasterVsRedis {
     }
 
     /** What one side measured. */
-    record Result(double throughput, double p50, double p99, double p999, double max, long requests) {
+    record Result(double throughput, double p50, double p99, double p999, double max, long requests, double cpuMicros) {
+        Result(double throughput, double p50, double p99, double p999, double max, long requests) {
+            this(throughput, p50, p99, p999, max, requests, Double.NaN);
+        }
+
+        /** The server's CPU time (user + system) per request, in microseconds; NaN when not measured. */
+        double cpuPerRequest() {
+            return cpuMicros / requests;
+        }
+
+        Result withCpu(double micros) {
+            return new Result(throughput, p50, p99, p999, max, requests, micros);
+        }
+
         String json() {
             return String.format(Locale.ROOT, "{\"requestsPerSecond\":%.0f,\"p50us\":%.1f,\"p99us\":%.1f,\"p999us\":%s,"
-                    + "\"maxUs\":%.1f,\"requests\":%d}", throughput, p50, p99,
-                    Double.isNaN(p999) ? "null" : String.format(Locale.ROOT, "%.1f", p999), max, requests);
+                    + "\"maxUs\":%.1f,\"requests\":%d,\"serverCpuUsPerRequest\":%s}", throughput, p50, p99,
+                    Double.isNaN(p999) ? "null" : String.format(Locale.ROOT, "%.1f", p999), max, requests,
+                    Double.isNaN(cpuMicros) ? "null" : String.format(Locale.ROOT, "%.3f", cpuPerRequest()));
         }
     }
+
+    /** The pids of the master and of redis-server, for their CPU time per request (0: not measured). */
+    static long masterPid;
+    static long redisPid;
+
+    /**
+     * CPU time (user + system) a process has used, in microseconds, from /proc (Linux); NaN when unknown. On a
+     * shared, busy machine this is the figure that other processes disturb least: a server's cost per request.
+     */
+    static double cpuMicros(long pid) {
+        if (pid <= 0) {
+            return Double.NaN;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+            return ticks * 1e6 / CLOCK_TICKS;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** USER_HZ: 100 on every Linux this runs on. */
+    static final double CLOCK_TICKS = 100;
 
     static Result runMaster(EventLoopGroup group, InetSocketAddress master, String[] ids, byte[][] values, String op,
                             int connections, int depth, int seconds) throws Exception {
@@ -204,11 +265,12 @@ public final class MasterVsRedis {
             // Warm-up (JIT on both sides), then the measured run, same loop.
             runLoops(conns, bodies, op, depth, Math.max(1, seconds / 2), null);
             Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+            double cpu = cpuMicros(masterPid);
             long start = System.nanoTime();
             long requests = runLoops(conns, bodies, op, depth, seconds, histogram);
             double elapsed = (System.nanoTime() - start) / 1e9;
             return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests);
+                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
         } finally {
             for (MasterConnection c : conns) {
                 c.close();
@@ -293,9 +355,12 @@ public final class MasterVsRedis {
                 "-n", String.valueOf(requests), "-r", String.valueOf(sessions), "--csv"));
         if (op.equals("read")) {
             cmd.addAll(List.of("HGETALL", "session:__rand_int__"));
+        } else if (op.equals("set")) {
+            cmd.addAll(List.of("-t", "set", "-d", String.valueOf(valueBytes)));
         } else {
             cmd.addAll(List.of("HSET", "session:__rand_int__", SECTIONS[0], "x".repeat(valueBytes)));
         }
+        double cpu = cpuMicros(redisPid);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> lines = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -309,7 +374,7 @@ public final class MasterVsRedis {
         // "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
         String[] f = lines.get(lines.size() - 1).replace("\"", "").split(",");
         double rps = Double.parseDouble(f[1]);
-        return new Result(rps, ms(f[4]), ms(f[6]), Double.NaN, ms(f[7]), requests);
+        return new Result(rps, ms(f[4]), ms(f[6]), Double.NaN, ms(f[7]), requests, cpuMicros(redisPid) - cpu);
     }
 
     private static double ms(String s) {

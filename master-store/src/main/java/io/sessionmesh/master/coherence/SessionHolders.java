@@ -49,12 +49,25 @@ public final class SessionHolders {
      */
     public Fence written(String sessionId, EncodedSection[] sections, List<SectionDelta> deltas, long[] versions,
                          long writerBit, Invalidator invalidator) {
+        String[] names = new String[deltas.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = deltas.get(i).section();
+        }
+        return written(sessionId, sections, names, versions, writerBit, invalidator);
+    }
+
+    /**
+     * {@link #written(String, EncodedSection[], List, long[], long, Invalidator)} by the names of the sections written
+     * (the store's write has them without the deltas' model); {@code names} is handed over.
+     */
+    public Fence written(String sessionId, EncodedSection[] sections, String[] names, long[] versions,
+                         long writerBit, Invalidator invalidator) {
         long others = 0;
         if (bySection.length > 0 || absent != 0 || writerBit != 0) {
             grow(sections.length);
             long self = writerBit == HolderRegistry.SHARED_BIT ? 0 : writerBit;
-            for (SectionDelta delta : deltas) {
-                int i = indexOf(sections, delta.section());
+            for (String name : names) {
+                int i = indexOf(sections, name);
                 // A section new with this write was held, as empty, by every cache that read it absent.
                 others |= (bySection[i] | (sections[i].version() == 1 ? absent : 0)) & ~self;
                 bySection[i] = writerBit;
@@ -63,10 +76,6 @@ public final class SessionHolders {
         Fence previous = pendingFence();
         if (others == 0 && previous == null) {
             return null;
-        }
-        String[] names = new String[deltas.size()];
-        for (int i = 0; i < names.length; i++) {
-            names[i] = deltas.get(i).section();
         }
         return remember(invalidator.invalidate(sessionId, others, names, versions, previous));
     }

@@ -89,8 +89,7 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         if (request instanceof MasterRequest.Write w) {
             SessionStore.Written written = store.write(w.message(), registration.holderBit(), registration.invalidator());
             return fenced(new MasterAnswer.Write(id, written.result(),
-                    w.wholeSections() ? written.wholeSections(w.message()) : List.of(), times(w.message().sessionId())),
-                    written.fence());
+                    w.wholeSections() ? written.wholeSections(w.message()) : List.of(), written.times()), written.fence());
         }
         if (request instanceof MasterRequest.Touch t) {
             store.touch(t.sessionId());

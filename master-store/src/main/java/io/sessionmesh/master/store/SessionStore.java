@@ -10,6 +10,7 @@ import io.sessionmesh.registry.LifecycleSink;
 import io.sessionmesh.wire.protocol.SessionTimes;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
+import io.sessionmesh.wire.transport.EncodedWrite;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.Status;
@@ -299,18 +300,19 @@ public final class SessionStore {
     }
 
     /**
-     * A write's answer, what its acknowledgement must wait for (null: nothing), and the session's sections as the write
+     * A write's answer, what its acknowledgement must wait for (null: nothing), the session's times as the write left
+     * them (PROTOCOL.md 3.2, for the answer without a second look-up of the session), and its sections as the write
      * left them (the published array, never changed; for {@link #wholeSections}).
      */
-    public record Written(WriteResult result, Fence fence, EncodedSection[] after) {
+    public record Written(WriteResult result, Fence fence, SessionTimes times, EncodedSection[] after) {
         /**
          * The sections the write made, whole, where the new version is above 1 (a writer's cache builds version 1 from
          * its delta), in the order of the deltas: what a WRITE with flag WHOLE_SECTIONS is answered with.
          */
         public List<EncodedSection> wholeSections(WriteRequest request) {
-            List<EncodedSection> out = new ArrayList<>(request.deltas().size());
-            for (SectionDelta delta : request.deltas()) {
-                int i = indexOf(after, after.length, delta.section());
+            List<EncodedSection> out = new ArrayList<>(request.deltaCount());
+            for (int d = 0; d < request.deltaCount(); d++) {
+                int i = indexOf(after, after.length, request.section(d));
                 if (i >= 0 && after[i].version() > 1) {
                     out.add(after[i]);
                 }
@@ -331,10 +333,12 @@ public final class SessionStore {
 
     /** {@link #write(WriteRequest, long, Invalidator)} at {@code now} (a replicated group's log time). */
     public Written write(WriteRequest request, long writerBit, Invalidator invalidator, long now) {
-        Session session = live(request.sessionId(), now);
-        List<SectionDelta> deltas = request.deltas();
-        long[] versions = new long[deltas.size()];
-        int d = 0;
+        // The request's wire form (a decoded request's own bytes; a model's, encoded once): each delta is applied from
+        // it straight into the section's next version, so every caller (a connection, the log, a test) gets the same.
+        EncodedWrite write = request.encoded();
+        Session session = live(write.sessionId(), now);
+        int n = write.deltaCount();
+        long[] versions = new long[n];
         Fence fence;
         EncodedSection[] after;
         try {
@@ -343,30 +347,34 @@ public final class SessionStore {
                     throw gone(session, now);
                 }
                 EncodedSection[] current = session.sections;
-                EncodedSection[] next = Arrays.copyOf(current, current.length + deltas.size());
+                EncodedSection[] next = Arrays.copyOf(current, current.length + n);
                 int count = current.length;
                 long bytes = session.bytes;
-                for (SectionDelta delta : deltas) {
-                    int i = indexOf(next, count, delta.section());
+                for (int d = 0; d < n; d++) {
+                    String section = write.section(d);
+                    int i = indexOf(next, count, section);
                     EncodedSection old = i >= 0 ? next[i] : null;
                     long version = old == null ? 0 : old.version();
-                    if (delta.hasIfVersion() && delta.ifVersion() != version) {
+                    long ifVersion = write.ifVersion(d);
+                    if (ifVersion != SectionDelta.NO_VERSION && ifVersion != version) {
                         counters.conflicts.increment();
-                        throw new StoreException(Status.CONFLICT, "section \"" + delta.section() + "\" is at version "
-                                + version + ", not " + delta.ifVersion());
+                        throw new StoreException(Status.CONFLICT, "section \"" + section + "\" is at version "
+                                + version + ", not " + ifVersion);
                     }
-                    checkValues(delta);
+                    if (write.maxValueBytes(d) > limits.maxAttributeBytes()) {
+                        checkValues(write.delta(d)); // names the first value over the limit
+                    }
                     if (old == null) {
-                        old = EncodedSection.empty(names.intern(delta.section()));
+                        old = EncodedSection.empty(names.intern(section));
                         i = count++;
                     } else {
                         bytes -= old.encodedSize();
                     }
-                    EncodedSection updated = old.apply(delta, version + 1);
+                    EncodedSection updated = old.apply(write, d, version + 1);
                     checkSection(updated);
                     bytes += updated.encodedSize();
                     next[i] = updated;
-                    versions[d++] = updated.version();
+                    versions[d] = updated.version();
                 }
                 if (count > limits.maxSectionsPerSession()) {
                     throw StoreException.tooLarge("the session would hold " + count + " sections, above the limit of "
@@ -384,7 +392,8 @@ public final class SessionStore {
                 session.bytes = bytes;
                 session.touch(now);
                 fence = session.holders == null && writerBit == 0 ? null
-                        : session.holders().written(session.id, session.sections, deltas, versions, writerBit, invalidator);
+                        : session.holders().written(session.id, session.sections, write.sections(), versions, writerBit,
+                                invalidator);
             }
         } catch (StoreException e) {
             if (e.status() == Status.TOO_LARGE) {
@@ -393,7 +402,8 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new Written(WriteResult.of(request, versions), fence, after);
+        return new Written(WriteResult.of(request, versions), fence,
+                new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now)), after);
     }
 
     /**

@@ -31,6 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SessionLifecycleTest {
     private final ManualTicker ticker = new ManualTicker();
+    /** The wall clock just before the store reads it (its creation times are its ticker's plus that offset). */
+    private final long wallBeforeStore = System.currentTimeMillis();
     private final SessionStore store = new SessionStore(StoreLimits.builder().maxStoreBytes(1 << 30).build(), ticker);
     private final List<LifecycleEvent> events = new ArrayList<>();
     private final BinaryTransportCodec codec = new BinaryTransportCodec();
@@ -49,7 +51,9 @@ class SessionLifecycleTest {
 
     @Test
     void everyStepIsOneEventWithTheNextVersion() {
-        long before = System.currentTimeMillis();
+        // Taken when the store was made, not here: a loaded machine may run this method well after the constructor,
+        // and the store's clock is its manual ticker (unmoved) plus the wall clock's offset at construction.
+        long before = wallBeforeStore;
         String id = create("alice");
         store.setPrincipal(id, "bob");
         store.setPrincipal(id, null);

@@ -47,11 +47,15 @@ final class Bodies {
         if (body.hasArray()) {
             return codec.decode(ByteBuffer.wrap(body.array(), body.arrayOffset() + body.readerIndex(), n).slice(), type);
         }
-        return codec.decode(bytes(body), type);
+        return codec.decodeOwned(bytes(body), type); // our own copy: a decoded write keeps it rather than copy it again
     }
 
     /** Encodes a transport message at the writer index. */
     static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message) {
+        if (!out.hasArray()) {
+            out.writeBytes(codec.encode(message)); // sized once, written once (a direct buffer's view would need both)
+            return;
+        }
         int size = codec.encodedSize(message);
         codec.encode(message, out.nioBuffer(out.writerIndex(), size));
         out.writerIndex(out.writerIndex() + size);

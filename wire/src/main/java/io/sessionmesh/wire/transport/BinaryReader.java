@@ -32,6 +32,8 @@ final class BinaryReader {
     private final int type;
     private final TransportLimits limits;
     private int pos;
+    /** Whether {@link #b} is the caller's to give away: a decoded write may keep it rather than copy it. */
+    private boolean owned;
     /** Where we are, for error messages: index of the section and of the attribute or name in it. */
     private int section = -1;
     private int entry = -1;
@@ -48,6 +50,12 @@ final class BinaryReader {
         this.end = end;
         this.type = type;
         this.limits = limits;
+    }
+
+    /** The input array is handed over: a result may keep it rather than copy it (the caller will not reuse it). */
+    BinaryReader owned() {
+        owned = true;
+        return this;
     }
 
     /** @param principalFlag whether the header has {@link BinaryTransportCodec#FLAG_PRINCIPAL} (CREATE_REQUEST only) */
@@ -113,7 +121,7 @@ final class BinaryReader {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name");
+            String name = readName("section name", "section name length");
             if (seen != null ? !seen.add(name) : containsSection(sections, name)) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -134,7 +142,7 @@ final class BinaryReader {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name");
+            String name = readName("section name", "section name length");
             if (!seen.add(name)) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -157,7 +165,7 @@ final class BinaryReader {
         for (int i = 0; i < n; i++) {
             entry = i;
             int at = pos;
-            String name = readName("attribute name");
+            String name = readName("attribute name", "attribute name length");
             boolean duplicate;
             if (seen != null) {
                 duplicate = !seen.add(name);
@@ -188,22 +196,32 @@ final class BinaryReader {
         return false;
     }
 
+    /**
+     * A WRITE_REQUEST, kept in its wire form ({@link EncodedWrite}): every field checked as the model's constructors
+     * check it, in the order it is read, with the same errors; no map, no copy of a value, no string per attribute
+     * name. The body is copied once (the caller may reuse its array), unless {@link #owned}.
+     */
     private WriteRequest readWriteRequest() {
+        int bodyStart = pos;
+        int shift = owned ? 0 : bodyStart; // positions are kept relative to the array the result holds
         String sessionId = readSessionId();
         int n = readCount("delta count", limits.maxSectionsPerMessage(), MIN_NAME + 3);
-        List<SectionDelta> deltas = new ArrayList<>(n);
+        String[] names = new String[n];
+        long[] ifVersions = new long[n];
+        int[] index = EncodedWrite.newIndex(n);
         Set<String> seen = n > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(n)) : null;
         for (int i = 0; i < n; i++) {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name");
+            String name = readName("section name", "section name length");
+            int nameAt = at + BinaryWriter.varintSize(EncodedWrite.readVarint(b, at));
             boolean duplicate = false;
             if (seen != null) {
                 duplicate = !seen.add(name);
             } else {
-                for (SectionDelta d : deltas) {
-                    duplicate |= d.section().equals(name);
+                for (int j = 0; j < i; j++) {
+                    duplicate |= names[j].equals(name);
                 }
             }
             if (duplicate) {
@@ -215,11 +233,107 @@ final class BinaryReader {
                 throw bad(at, "ifVersion", "encoded value " + Long.toUnsignedString(ifVersion + 1)
                         + " is above 2^63 (ifVersion + 1 must fit a signed long + 1)");
             }
-            Map<String, byte[]> set = readAttributes(SET_ATTRIBUTES);
-            List<String> remove = readNames(REMOVED_ATTRIBUTES, false, limits.maxAttributesPerSection(), set);
-            deltas.add(SectionDelta.trusted(name, ifVersion, set, remove));
+            names[i] = name;
+            ifVersions[i] = ifVersion;
+            int setAt = pos;
+            int m = readCount("set attribute count", limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
+            int firstSet = pos;
+            Set<String> setNames = m > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(m)) : null;
+            int maxValue = readSetAttributes(m, firstSet, setNames);
+            int removeAt = pos;
+            int r = readRemovedNames(m, firstSet, setNames);
+            EncodedWrite.index(index, i, nameAt - shift, setAt - shift, m, maxValue, removeAt - shift, r);
         }
-        return WriteRequest.trusted(sessionId, Collections.unmodifiableList(deltas));
+        byte[] body = owned ? b : java.util.Arrays.copyOfRange(b, bodyStart, end);
+        return WriteRequest.trusted(new EncodedWrite(sessionId, body, names, ifVersions, index));
+    }
+
+    /** A delta's {@code m} set attributes, names distinct; returns the largest value's size. */
+    private int readSetAttributes(int m, int firstSet, Set<String> seen) {
+        int maxValue = limits.maxAttributeValueBytes();
+        int largest = 0;
+        for (int i = 0; i < m; i++) {
+            entry = i;
+            int at = pos;
+            int nameAt = readNameBytes("set attribute name", "set attribute name length");
+            int nameLen = pos - nameAt;
+            int len = readLength("set attribute value length", maxValue);
+            pos += len;
+            largest = Math.max(largest, len);
+            boolean duplicate;
+            if (seen != null) {
+                duplicate = !seen.add(Utf8.decode(b, nameAt, nameLen, false));
+            } else {
+                duplicate = findName(firstSet, i, true, nameAt, nameLen) >= 0;
+            }
+            if (duplicate) {
+                throw bad(at, "set attribute name", "duplicate attribute " + Utf8.quote(Utf8.decode(b, nameAt, nameLen, false)));
+            }
+        }
+        entry = -1;
+        return largest;
+    }
+
+    /** A delta's removed names: distinct, and none of the {@code m} set at {@code firstSet} ({@code setNames} if m is large). */
+    private int readRemovedNames(int m, int firstSet, Set<String> setNames) {
+        int r = readCount("removed attribute count", limits.maxAttributesPerSection(), MIN_NAME);
+        if (r == 0) {
+            return 0;
+        }
+        int firstRemove = pos;
+        Set<String> seen = r > SCAN_LIMIT ? new HashSet<>(ModelSupport.capacity(r)) : null;
+        for (int i = 0; i < r; i++) {
+            entry = i;
+            int at = pos;
+            int nameAt = readNameBytes("removed attribute name", "removed attribute name length");
+            int nameLen = pos - nameAt;
+            String name = seen != null || setNames != null ? Utf8.decode(b, nameAt, nameLen, false) : null;
+            if (seen != null ? !seen.add(name) : findName(firstRemove, i, false, nameAt, nameLen) >= 0) {
+                throw bad(at, "removed attribute name", "duplicate name " + Utf8.quote(Utf8.decode(b, nameAt, nameLen, false)));
+            }
+            if (setNames != null ? setNames.contains(name) : findName(firstSet, m, true, nameAt, nameLen) >= 0) {
+                throw bad(at, "removed attribute name", "attribute " + Utf8.quote(Utf8.decode(b, nameAt, nameLen, false))
+                        + " is both set and removed");
+            }
+        }
+        entry = -1;
+        return r;
+    }
+
+    /**
+     * The index among the {@code count} checked entries at {@code from} (attributes with values, or bare names) of the
+     * one whose name is the bytes at {@code nameAt}, or -1. Equal UTF-8 is equal text: both were checked.
+     */
+    private int findName(int from, int count, boolean withValues, int nameAt, int nameLen) {
+        int p = from;
+        for (int j = 0; j < count; j++) {
+            int len = EncodedWrite.readVarint(b, p);
+            int at = p + BinaryWriter.varintSize(len);
+            if (len == nameLen && java.util.Arrays.equals(b, at, at + len, b, nameAt, nameAt + nameLen)) {
+                return j;
+            }
+            p = at + len;
+            if (withValues) {
+                int valueLen = EncodedWrite.readVarint(b, p);
+                p += BinaryWriter.varintSize(valueLen) + valueLen;
+            }
+        }
+        return -1;
+    }
+
+    /** A name checked as {@link #readName} checks it, left as bytes: returns where they start ({@link #pos} is after them). */
+    private int readNameBytes(String what, String whatLength) {
+        int len = readLength(whatLength, limits.maxNameBytes());
+        if (len == 0) {
+            throw bad(pos - 1, what, "empty");
+        }
+        int check = Utf8.check(b, pos, len, true);
+        if (check >= 0) {
+            throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
+        }
+        int at = pos;
+        pos += len;
+        return at;
     }
 
     private WriteResult readWriteResult() {
@@ -229,7 +343,7 @@ final class BinaryReader {
         for (int i = 0; i < n; i++) {
             section = i;
             int at = pos;
-            String name = readName("section name");
+            String name = readName("section name", "section name length");
             if (versions.put(name, readVersion("version")) != null) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -259,16 +373,14 @@ final class BinaryReader {
     /**
      * The names an error gives the parts of a list: made once, not concatenated for every entry of every message read.
      */
-    private record Labels(String count, String name, String valueLength, String what) {
+    private record Labels(String count, String name, String nameLength, String valueLength) {
         Labels(String what) {
-            this(what + " count", what + " name", what + " value length", what);
+            this(what + " count", what + " name", what + " name length", what + " value length");
         }
     }
 
     private static final Labels SECTIONS = new Labels("section");
     private static final Labels ATTRIBUTES = new Labels("attribute");
-    private static final Labels SET_ATTRIBUTES = new Labels("set attribute");
-    private static final Labels REMOVED_ATTRIBUTES = new Labels("removed attribute");
 
     private Map<String, byte[]> readAttributes(Labels what) {
         int n = readCount(what.count(), limits.maxAttributesPerSection(), MIN_ATTRIBUTE);
@@ -280,7 +392,7 @@ final class BinaryReader {
         for (int i = 0; i < n; i++) {
             entry = i;
             int at = pos;
-            String name = readName(what.name());
+            String name = readName(what.name(), what.nameLength());
             int len = readLength(what.valueLength(), maxValue);
             byte[] value = new byte[len];
             System.arraycopy(b, pos, value, 0, len);
@@ -308,7 +420,7 @@ final class BinaryReader {
                 entry = i;
             }
             int at = pos;
-            String name = readName(what.name());
+            String name = readName(what.name(), what.nameLength());
             if (seen != null ? !seen.add(name) : names.contains(name)) {
                 throw bad(at, what.name(), "duplicate name " + Utf8.quote(name));
             }
@@ -336,8 +448,8 @@ final class BinaryReader {
         return id;
     }
 
-    private String readName(String what) {
-        int len = readLength(what, limits.maxNameBytes()); // errors name the field ("attribute name"), not "... length"
+    private String readName(String what, String whatLength) {
+        int len = readLength(whatLength, limits.maxNameBytes());
         if (len == 0) {
             throw bad(pos - 1, what, "empty");
         }

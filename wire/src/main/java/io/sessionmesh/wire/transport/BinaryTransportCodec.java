@@ -22,7 +22,8 @@ import java.util.Objects;
  * The bodies, the flags and the versioning rules are in PROTOCOL.md. Decoding checks the header, then every
  * length and count against {@link TransportLimits} and against the bytes left before allocating; anything
  * malformed becomes a {@link MalformedMessageException} with the {@link Status} to answer, never another
- * exception, a hang or a wrong value. Decoded values are copies: the input buffer may be reused at once.
+ * exception, a hang or a wrong value. Decoded values are copies: the input buffer may be reused at once (but see
+ * {@link #decodeOwned}).
  * Encoding sizes the message first (checking the same limits) and writes
  * it with one allocation (none when writing into a caller's buffer). Thread-safe.
  *
@@ -271,6 +272,14 @@ public final class BinaryTransportCodec {
         return type.cast(decode(data, 0, data.length, MessageTypes.of(type)));
     }
 
+    /**
+     * As {@link #decode(byte[], Class)}, for an array the caller hands over and will not touch again: the result may
+     * keep it instead of a copy (a decoded {@link WriteRequest} keeps its body as its {@link EncodedWrite}).
+     */
+    public <T extends TransportMessage> T decodeOwned(byte[] data, Class<T> type) {
+        return type.cast(decode(data, 0, data.length, MessageTypes.of(type), true));
+    }
+
     /** As {@link #decode(ByteBuffer)}, for a message that must be of the given class. */
     public <T extends TransportMessage> T decode(ByteBuffer data, Class<T> type) {
         return type.cast(decode(data, MessageTypes.of(type)));
@@ -295,6 +304,10 @@ public final class BinaryTransportCodec {
     }
 
     private TransportMessage decode(byte[] b, int off, int len, int expectedType) {
+        return decode(b, off, len, expectedType, false);
+    }
+
+    private TransportMessage decode(byte[] b, int off, int len, int expectedType, boolean owned) {
         if (len < HEADER_BYTES) {
             throw new MalformedMessageException(Status.BAD_REQUEST, "message of " + len + " bytes is shorter than the "
                     + HEADER_BYTES + "-byte header");
@@ -311,6 +324,9 @@ public final class BinaryTransportCodec {
                             : " but " + (len - HEADER_BYTES - body) + " bytes follow the message (trailing garbage)"));
         }
         BinaryReader reader = new BinaryReader(b, off, off + HEADER_BYTES, off + len, type, limits);
+        if (owned) {
+            reader.owned();
+        }
         TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0);
         if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {
             throw new MalformedMessageException(Status.BAD_REQUEST, MessageTypes.name(type) + ": " + reader.remaining()

@@ -31,9 +31,17 @@ final class BinaryWriter {
             size = sessionIdSize(r.sessionId(), limits)
                     + namesSize(r.sectionNames(), limits.maxSectionsPerMessage(), "section names", limits);
         } else if (m instanceof WriteResult w) {
-            size = sessionIdSize(w.sessionId(), limits) + countSize(w.versions().size(), limits.maxSectionsPerMessage(), "sections");
-            for (Map.Entry<String, Long> e : w.versions().entrySet()) {
-                size += nameSize(e.getKey(), limits) + varintSize(e.getValue());
+            size = sessionIdSize(w.sessionId(), limits) + countSize(w.sectionCount(), limits.maxSectionsPerMessage(), "sections");
+            String[] names = w.namesOrNull();
+            if (names != null) {
+                long[] versions = w.versionsOrNull();
+                for (int i = 0; i < names.length; i++) {
+                    size += nameSize(names[i], limits) + varintSize(versions[i]);
+                }
+            } else {
+                for (Map.Entry<String, Long> e : w.versions().entrySet()) {
+                    size += nameSize(e.getKey(), limits) + varintSize(e.getValue());
+                }
             }
         } else if (m instanceof CreateRequest c) {
             size = varintSize(c.idleTimeoutSeconds()) + (c.principalOrNull() == null ? 0 : principalSize(c.principalOrNull()));
@@ -111,6 +119,12 @@ final class BinaryWriter {
         return varintSize(len) + len;
     }
 
+    /** Bytes of a string field: its UTF-8 length as a varint, then the bytes (the model has checked the text). */
+    static int stringSize(String s) {
+        int len = Utf8.textLength(s);
+        return varintSize(len) + len;
+    }
+
     static int varintSize(long v) {
         // Unsigned: 1 byte per 7 bits, at least 1.
         return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
@@ -146,10 +160,19 @@ final class BinaryWriter {
             pos = writeNames(r.sectionNames(), b, pos);
         } else if (m instanceof WriteResult w) {
             pos = writeAscii(w.sessionId(), b, pos);
-            pos = writeVarint(w.versions().size(), b, pos);
-            for (Map.Entry<String, Long> e : w.versions().entrySet()) {
-                pos = writeString(e.getKey(), b, pos);
-                pos = writeVarint(e.getValue(), b, pos);
+            pos = writeVarint(w.sectionCount(), b, pos);
+            String[] names = w.namesOrNull();
+            if (names != null) {
+                long[] versions = w.versionsOrNull();
+                for (int i = 0; i < names.length; i++) {
+                    pos = writeString(names[i], b, pos);
+                    pos = writeVarint(versions[i], b, pos);
+                }
+            } else {
+                for (Map.Entry<String, Long> e : w.versions().entrySet()) {
+                    pos = writeString(e.getKey(), b, pos);
+                    pos = writeVarint(e.getValue(), b, pos);
+                }
             }
         } else if (m instanceof CreateRequest c) {
             pos = writeVarint(c.idleTimeoutSeconds(), b, pos);

@@ -23,6 +23,7 @@ import java.util.Objects;
 public final class EncodedSection {
     /** Deltas with more names than this match names through a hash map rather than by scanning. */
     private static final int SCAN_LIMIT = 8;
+    private static final int[] NO_ACTIONS = {};
 
     private final String name;
     private final long version;
@@ -201,6 +202,193 @@ public final class EncodedSection {
         }
         assert w == out.length : "sized " + out.length + ", wrote " + w;
         return new EncodedSection(name, newVersion, out, outAttributesAt, count, values);
+    }
+
+    /**
+     * The section with delta {@code d} of {@code write} merged, straight from the request's bytes: the same result as
+     * {@link #apply(SectionDelta, long)} with that delta in the model, byte for byte, with one copy of each value (from
+     * the request into the new section) and no map, string or array per attribute on the way for deltas of up to
+     * {@value #SCAN_LIMIT} names. A set attribute is its request entry as it is (name, length, value: the same form,
+     * both checked and in shortest form), in place of the old one or appended in the delta's order. Limits are the
+     * caller's to check, as for {@link #apply(SectionDelta, long)}.
+     */
+    public EncodedSection apply(EncodedWrite write, int d, long newVersion) {
+        if (!write.section(d).equals(name)) {
+            throw new IllegalArgumentException("delta of section " + Utf8.quote(write.section(d)) + " applied to "
+                    + Utf8.quote(name));
+        }
+        if (newVersion < 0) {
+            throw new IllegalArgumentException("version " + newVersion + " is negative");
+        }
+        byte[] src = write.bytes();
+        int m = write.setCount(d);
+        int setFrom = write.firstSetAt(d);
+        int r = write.removeCount(d);
+        int removeFrom = write.firstRemoveAt(d);
+        // More names than a scan suits: where each set entry starts, and hashed names (as apply(SectionDelta) does).
+        int[] setAt = null;
+        Map<String, Integer> setIndex = null;
+        if (m > SCAN_LIMIT) {
+            setAt = new int[m];
+            setIndex = new HashMap<>(ModelSupport.capacity(m));
+            int p = setFrom;
+            for (int j = 0; j < m; j++) {
+                setAt[j] = p;
+                int keyLen = readVarint(src, p);
+                int keyAt = p + BinaryWriter.varintSize(keyLen);
+                setIndex.put(Utf8.decode(src, keyAt, keyLen, false), j);
+                p = skipValue(src, keyAt + keyLen);
+            }
+        }
+        java.util.Set<String> removeSet = null;
+        if (r > SCAN_LIMIT) {
+            removeSet = new java.util.HashSet<>(ModelSupport.capacity(r));
+            int p = removeFrom;
+            for (int j = 0; j < r; j++) {
+                int keyLen = readVarint(src, p);
+                int keyAt = p + BinaryWriter.varintSize(keyLen);
+                removeSet.add(Utf8.decode(src, keyAt, keyLen, false));
+                p = keyAt + keyLen;
+            }
+        }
+
+        // Pass 1: for each old attribute, keep (-2), drop (-1) or the offset of the set entry that replaces it.
+        int[] action = attributeCount == 0 ? NO_ACTIONS : new int[attributeCount];
+        long usedBits = 0;
+        boolean[] used = m > 64 ? new boolean[m] : null;
+        int prefix = skipString(bytes, 0); // the section name, as it is
+        long size = prefix + BinaryWriter.varintSize(newVersion);
+        int count = 0;
+        long values = 0;
+        int pos = attributesAt;
+        for (int a = 0; a < attributeCount; a++) {
+            int keyLen = readVarint(bytes, pos);
+            int keyAt = pos + BinaryWriter.varintSize(keyLen);
+            int lenAt = keyAt + keyLen;
+            int valueLen = readVarint(bytes, lenAt);
+            int end = lenAt + BinaryWriter.varintSize(valueLen) + valueLen;
+            int j;
+            int entryAt = -1;
+            if (m == 0) {
+                j = -1;
+            } else if (setIndex != null) {
+                Integer found = setIndex.get(Utf8.decode(bytes, keyAt, keyLen, false));
+                j = found == null ? -1 : found;
+                entryAt = j < 0 ? -1 : setAt[j];
+            } else {
+                long found = find(src, setFrom, m, true, bytes, keyAt, keyLen);
+                j = (int) (found >> 32);
+                entryAt = (int) found;
+            }
+            if (j >= 0) {
+                action[a] = entryAt;
+                if (used != null) {
+                    used[j] = true;
+                } else {
+                    usedBits |= 1L << j;
+                }
+                int entryEnd = skipValue(src, skipString(src, entryAt));
+                size += entryEnd - entryAt;
+                values += valueLength(src, entryAt);
+                count++;
+            } else if (r > 0 && (removeSet != null ? removeSet.contains(Utf8.decode(bytes, keyAt, keyLen, false))
+                    : find(src, removeFrom, r, false, bytes, keyAt, keyLen) >= 0)) {
+                action[a] = -1;
+            } else {
+                action[a] = -2;
+                size += end - pos;
+                values += valueLen;
+                count++;
+            }
+            pos = end;
+        }
+        int appendFrom = -1; // the first set entry not used, if any
+        int p = setFrom;
+        for (int j = 0; j < m; j++) {
+            int entryEnd = skipValue(src, skipString(src, p));
+            if (used != null ? !used[j] : (usedBits & 1L << j) == 0) {
+                if (appendFrom < 0) {
+                    appendFrom = p;
+                }
+                size += entryEnd - p;
+                values += valueLength(src, p);
+                count++;
+            }
+            p = entryEnd;
+        }
+        size += BinaryWriter.varintSize(count);
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "section " + Utf8.quote(name) + " would be " + size + " bytes");
+        }
+
+        // Pass 2: write, one copy per attribute.
+        byte[] out = new byte[(int) size];
+        System.arraycopy(bytes, 0, out, 0, prefix);
+        int w = BinaryWriter.writeVarint(newVersion, out, prefix);
+        w = BinaryWriter.writeVarint(count, out, w);
+        int outAttributesAt = w;
+        pos = attributesAt;
+        for (int a = 0; a < attributeCount; a++) {
+            int end = skipValue(bytes, skipString(bytes, pos));
+            int act = action[a];
+            if (act == -2) {
+                System.arraycopy(bytes, pos, out, w, end - pos);
+                w += end - pos;
+            } else if (act >= 0) {
+                int entryEnd = skipValue(src, skipString(src, act));
+                System.arraycopy(src, act, out, w, entryEnd - act);
+                w += entryEnd - act;
+            }
+            pos = end;
+        }
+        if (appendFrom >= 0) {
+            p = setFrom;
+            for (int j = 0; j < m; j++) {
+                int entryEnd = skipValue(src, skipString(src, p));
+                if (used != null ? !used[j] : (usedBits & 1L << j) == 0) {
+                    System.arraycopy(src, p, out, w, entryEnd - p);
+                    w += entryEnd - p;
+                }
+                p = entryEnd;
+            }
+        }
+        assert w == out.length : "sized " + out.length + ", wrote " + w;
+        return new EncodedSection(name, newVersion, out, outAttributesAt, count, (int) values);
+    }
+
+    /**
+     * Among {@code count} entries at {@code from} in {@code src} (attributes with values, or bare names), the one whose
+     * name is {@code key}'s {@code len} bytes at {@code at}: its index in the high half, its offset in the low half; -1
+     * when there is none. Equal UTF-8 is equal text: both sides were checked.
+     */
+    private static long find(byte[] src, int from, int count, boolean withValues, byte[] key, int at, int len) {
+        int p = from;
+        for (int j = 0; j < count; j++) {
+            int nameLen = readVarint(src, p);
+            int nameAt = p + BinaryWriter.varintSize(nameLen);
+            if (nameLen == len && Arrays.equals(src, nameAt, nameAt + len, key, at, at + len)) {
+                return (long) j << 32 | p;
+            }
+            p = withValues ? skipValue(src, nameAt + nameLen) : nameAt + nameLen;
+        }
+        return -1;
+    }
+
+    /** The position after a string (length and bytes) at {@code p}. */
+    private static int skipString(byte[] b, int p) {
+        int len = readVarint(b, p);
+        return p + BinaryWriter.varintSize(len) + len;
+    }
+
+    /** The position after a value (length and bytes) at {@code p}. */
+    private static int skipValue(byte[] b, int p) {
+        int len = readVarint(b, p);
+        return p + BinaryWriter.varintSize(len) + len;
+    }
+
+    /** The value length of the attribute entry at {@code p}. */
+    private static int valueLength(byte[] b, int p) {
+        return readVarint(b, skipString(b, p));
     }
 
     /** The value of an attribute (a copy), or null. */

@@ -2,14 +2,20 @@ package io.sessionmesh.wire.transport;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** The answer to a {@link WriteRequest}: the new version of every written section. Immutable. */
+/**
+ * The answer to a {@link WriteRequest}: the new version of every written section. Immutable. One a store makes
+ * ({@link #of}) keeps the names and versions in two arrays and builds the map only when {@link #versions()} is asked
+ * for: the binary encoder reads the arrays.
+ */
 public final class WriteResult implements TransportMessage {
     private final String sessionId;
-    private final Map<String, Long> versions;
+    /** The map; built from the arrays when first asked for, for a result made by {@link #of}. */
+    private volatile Map<String, Long> versions;
+    private final String[] names;
+    private final long[] versionArray;
 
     /**
      * @param sessionId a session id ({@link TransportLimits} rules)
@@ -29,11 +35,15 @@ public final class WriteResult implements TransportMessage {
             copy.put(name, v);
         }
         this.versions = Collections.unmodifiableMap(copy);
+        this.names = null;
+        this.versionArray = null;
     }
 
-    private WriteResult(String sessionId, Map<String, Long> versions, Void trusted) {
+    private WriteResult(String sessionId, Map<String, Long> versions, String[] names, long[] versionArray) {
         this.sessionId = sessionId;
         this.versions = versions;
+        this.names = names;
+        this.versionArray = versionArray;
     }
 
     /**
@@ -41,25 +51,25 @@ public final class WriteResult implements TransportMessage {
      * order) the section's new version. Nothing is checked again: the request's constructor or decoder already
      * checked the id and the names.
      *
-     * @param versions one per delta, &gt;= 0
+     * @param versions one per delta, &gt;= 0; kept, not copied
      */
     public static WriteResult of(WriteRequest request, long[] versions) {
-        List<SectionDelta> deltas = request.deltas();
-        if (versions.length != deltas.size()) {
-            throw new IllegalArgumentException(versions.length + " versions for " + deltas.size() + " deltas");
+        int n = request.deltaCount();
+        if (versions.length != n) {
+            throw new IllegalArgumentException(versions.length + " versions for " + n + " deltas");
         }
-        Map<String, Long> map = new LinkedHashMap<>(ModelSupport.capacity(versions.length));
-        for (int i = 0; i < versions.length; i++) {
+        String[] names = new String[n];
+        for (int i = 0; i < n; i++) {
             if (versions[i] < 0) {
                 throw new IllegalArgumentException("version " + versions[i] + " is negative");
             }
-            map.put(deltas.get(i).section(), versions[i]);
+            names[i] = request.section(i);
         }
-        return new WriteResult(request.sessionId(), Collections.unmodifiableMap(map), null);
+        return new WriteResult(request.sessionId(), null, names, versions);
     }
 
     static WriteResult trusted(String sessionId, Map<String, Long> unmodifiableVersions) {
-        return new WriteResult(sessionId, unmodifiableVersions, null);
+        return new WriteResult(sessionId, unmodifiableVersions, null, null);
     }
 
     @Override
@@ -73,21 +83,45 @@ public final class WriteResult implements TransportMessage {
 
     /** Section name to new version; unmodifiable, in insertion order. */
     public Map<String, Long> versions() {
-        return versions;
+        Map<String, Long> m = versions;
+        if (m == null) {
+            Map<String, Long> built = new LinkedHashMap<>(ModelSupport.capacity(names.length));
+            for (int i = 0; i < names.length; i++) {
+                built.put(names[i], versionArray[i]);
+            }
+            m = Collections.unmodifiableMap(built);
+            versions = m;
+        }
+        return m;
+    }
+
+    /** For the binary encoder: the sections, in order, without building the map. */
+    int sectionCount() {
+        return names != null ? names.length : versions.size();
+    }
+
+    /** For the binary encoder: the names, in order (null: use {@link #versions()}). */
+    String[] namesOrNull() {
+        return names;
+    }
+
+    /** For the binary encoder: the versions, index for index with {@link #namesOrNull()}. */
+    long[] versionsOrNull() {
+        return versionArray;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof WriteResult w && w.sessionId.equals(sessionId) && w.versions.equals(versions);
+        return o instanceof WriteResult w && w.sessionId.equals(sessionId) && w.versions().equals(versions());
     }
 
     @Override
     public int hashCode() {
-        return sessionId.hashCode() * 31 + versions.hashCode();
+        return sessionId.hashCode() * 31 + versions().hashCode();
     }
 
     @Override
     public String toString() {
-        return "write result of " + ModelSupport.sessionTag(sessionId) + ": " + versions;
+        return "write result of " + ModelSupport.sessionTag(sessionId) + ": " + versions();
     }
 }
