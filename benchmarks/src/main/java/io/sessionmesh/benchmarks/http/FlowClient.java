@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A closed-loop HTTP load of one flow on one app: {@code connections} keep-alive connections on one Netty event loop
  * (the driver's own CPU stays small), each with one request outstanding, the next sent when the answer is in. Each
- * request names a session picked uniformly at random in the X-Session-Id header. Latency per request in an HdrHistogram
+ * request of a flow that names a session names one picked uniformly at random, in the X-Session-Id header. Latency per request in an HdrHistogram
  * {@link Recorder} (microseconds); answers other than 2xx and failed connections are errors. A connection the server
  * closes is opened again (counted).
  *
@@ -165,9 +165,10 @@ final class FlowClient implements AutoCloseable {
             byte[] body = flow.body(random);
             ByteBuf content = body == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
             FullHttpRequest r = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, flow.method(), flow.path(), content);
-            r.headers().set(HttpHeaderNames.HOST, host)
-                    .set(SESSION_HEADER, sessions.get(random.nextInt(sessions.size())))
-                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            r.headers().set(HttpHeaderNames.HOST, host).set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            if (flow.sendsSession()) {
+                r.headers().set(SESSION_HEADER, sessions.get(random.nextInt(sessions.size())));
+            }
             if (body != null) {
                 r.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);

@@ -256,8 +256,10 @@ public final class HttpFlowBenchmark {
     /** One request of the flow before the load: a 2xx, or the benchmark stops with the app's answer. */
     static void check(int port, Flow flow, String session) throws Exception {
         byte[] body = flow.body(new java.util.SplittableRandom(1));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + flow.path()))
-                .header(FlowClient.SESSION_HEADER, session);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + flow.path()));
+        if (flow.sendsSession()) {
+            b.header(FlowClient.SESSION_HEADER, session);
+        }
         b = body == null ? b.method(flow.method().name(), HttpRequest.BodyPublishers.noBody())
                 : b.header("Content-Type", "application/json").method(flow.method().name(), HttpRequest.BodyPublishers.ofByteArray(body));
         HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());

@@ -18,7 +18,8 @@ import java.util.Map;
  *   <caption>Flags and defaults</caption>
  *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order</td></tr>
- *   <tr><td>--flows</td><td>floor,read,write</td><td>which flows, in this order, each on the same processes</td></tr>
+ *   <tr><td>--flows</td><td>floor,floor-session,read,write</td><td>which flows ({@link Flow}), in this order, each on the
+ *       same processes</td></tr>
  *   <tr><td>--profile</td><td>small</td><td>the login's seed in both apps: small or standard</td></tr>
  *   <tr><td>--sessions</td><td>{@value #DEFAULT_SESSIONS}</td><td>sessions logged in before the flows</td></tr>
  *   <tr><td>--connections</td><td>{@value #DEFAULT_CONNECTIONS}</td><td>keep-alive connections, one request outstanding on each</td></tr>
@@ -47,7 +48,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         return """
                 usage: benchmarks/run-http-flow-benchmark.sh [flags]
                   --systems sessionmesh,spring-session   which stacks, in this order
-                  --flows floor,read,write   GET /deposits/floor, GET /deposits/offer, PUT /deposits/draft
+                  --flows floor,floor-session,read,write   GET /deposits/floor without and with a session id,
+                                          GET /deposits/offer, PUT /deposits/draft
                   --profile small         the login's seed in both apps: small or standard
                   --sessions 1000         sessions logged in first
                   --connections 50        keep-alive connections, one request outstanding on each
@@ -61,8 +63,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
 
     static HttpFlowOptions read(Settings s) {
         List<String> systems = s.list("systems", ALL_SYSTEMS, ALL_SYSTEMS);
-        List<Flow> flows = s.list("flows", List.of("floor", "read", "write"), List.of("floor", "read", "write")).stream()
-                .map(Flow::of).toList();
+        List<Flow> flows = s.list("flows", Flow.LABELS, Flow.LABELS).stream().map(Flow::of).toList();
         String profile = s.choice("profile", "small", List.of("small", "standard"));
         int sessions = s.integer("sessions", DEFAULT_SESSIONS, 1, 1_000_000);
         int connections = s.integer("connections", DEFAULT_CONNECTIONS, 1, 4096);

@@ -14,7 +14,8 @@ class HttpFlowOptionsTest {
     void parse_noFlags_issue18Defaults() {
         HttpFlowOptions o = HttpFlowOptions.parse();
         assertEquals(List.of("sessionmesh", "spring-session"), o.systems());
-        assertEquals(List.of(Flow.FLOOR, Flow.READ, Flow.WRITE), o.flows());
+        assertEquals(List.of(Flow.FLOOR, Flow.FLOOR_SESSION, Flow.READ, Flow.WRITE), o.flows());
+        assertTrue(!Flow.FLOOR.sendsSession() && Flow.FLOOR_SESSION.sendsSession() && Flow.READ.sendsSession());
         assertEquals("small", o.profile());
         assertEquals(1_000, o.sessions());
         assertEquals(50, o.connections());
