@@ -85,7 +85,13 @@ record FlowResult(String system, String flow, double seconds, long answers, long
         if (firstError != null) {
             m.put("first_error", firstError);
         }
-        m.put("latency_ms", Map.of("p50", p50Ms, "p90", p90Ms, "p99", p99Ms, "p99.9", p999Ms, "max", maxMs));
+        Map<String, Double> latency = new LinkedHashMap<>();
+        latency.put("p50", p50Ms);
+        latency.put("p90", p90Ms);
+        latency.put("p99", p99Ms);
+        latency.put("p99.9", p999Ms);
+        latency.put("max", maxMs);
+        m.put("latency_ms", latency);
         m.put("cpu_ms_per_request", cpuMsPerRequest());
         m.put("cpu_ms_per_request_stack", stackMsPerRequest());
         m.put("cpu_ms_per_request_driver", msPerRequest(driverTicks));
@@ -103,7 +109,10 @@ record FlowResult(String system, String flow, double seconds, long answers, long
         m.put("cpu_ticks", processTicks);
         m.put("jvm_thread_ticks", threadTicks);
         m.put("driver_ticks", driverTicks);
-        m.put("load_average_1m", Map.of("start", loadAverageStart, "end", loadAverageEnd));
+        Map<String, Double> load = new LinkedHashMap<>();
+        load.put("start", loadAverageStart);
+        load.put("end", loadAverageEnd);
+        m.put("load_average_1m", load);
         return m;
     }
 }
