@@ -10,6 +10,7 @@ import io.sessionmesh.example.Model.OpenRequest;
 import io.sessionmesh.example.Model.Rate;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -21,6 +22,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
+import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,16 +45,26 @@ public class DepositController {
      * {@link DepositApplication#loginClient()} names as the principal of the session the login makes.
      */
     static final String LOGIN_CLIENT = DepositController.class.getName() + ".client";
+    /**
+     * What {@code GET /deposits/floor} answers: an offer of the same shape and about the same size as a seeded
+     * session's, made without the session.
+     */
+    static final Offer FLOOR = new Offer("Anna Petrova", "RUB", List.of(new Rate("RUB", 3, new BigDecimal("15.50")),
+            new Rate("RUB", 6, new BigDecimal("16.20")), new Rate("RUB", 12, new BigDecimal("14.80"))));
 
     private final CurrentSession session;
+    private final SessionSeed.Profile seed;
 
-    public DepositController(CurrentSession session) {
+    public DepositController(CurrentSession session,
+                             @Value("${sessionmesh.example.seed:standard}") SessionSeed.Profile seed) {
         this.session = session;
+        this.seed = seed;
     }
 
     /**
-     * Starts a session for a client, as a login service would: the workload's twelve sections of five attributes
-     * ({@link SessionSeed}). The session belongs to the client (its principal is the client id, given at creation),
+     * Starts a session for a client, as a login service would: with the standard seed, the workload's twelve sections
+     * of five attributes; with the small one, only the three attributes this service reads ({@link SessionSeed},
+     * property {@code sessionmesh.example.seed}). The session belongs to the client (its principal is the client id, given at creation),
      * so logging the client out everywhere ends it. Answers the session id.
      */
     @PostMapping("/login/{clientId}")
@@ -64,7 +76,7 @@ public class DepositController {
         // What an authentication step would do: from here on, the request's user is this client.
         request.setAttribute(LOGIN_CLIENT, clientId);
         Session s = session.create();
-        SessionSeed.fill(s, clientId);
+        SessionSeed.fill(s, clientId, seed);
         return Map.of("sessionId", s.id());
     }
 
@@ -76,6 +88,16 @@ public class DepositController {
         ClientInfo client = s.section("clientInfo").getAttribute("client", ClientInfo.class);
         String currency = s.section("defaultCurrency").getAttribute("currency", String.class);
         return new Offer(client.firstName() + " " + client.lastName(), currency, rates(s, currency));
+    }
+
+    /**
+     * The same answer as the offer page's, with no session at all: no declared sections, so the client jar makes no
+     * call to the sidecar. The floor a benchmark subtracts to see what sessions cost the service (HTTP, Spring MVC,
+     * JSON).
+     */
+    @GetMapping("/floor")
+    public Offer floor() {
+        return FLOOR;
     }
 
     /** Opens a deposit at the offered rate for the term asked for (at most {@value #MAX_DEPOSITS} a session). */

@@ -22,8 +22,19 @@ import java.util.SplittableRandom;
  * record, a currency, rates, cards, limits); every section also carries what other services keep there: a source,
  * a date, flags and an opaque byte[] of the workload's log-normal size ({@link ValueSizes}: median 200 B, p99 about
  * 8 KB, at most 64 KB). Seeded by the client id, so a client's session is the same every login.
+ *
+ * <p>The {@linkplain Profile#SMALL small} profile writes only what this service's deposit pages read (the client, the
+ * currency, the rates): for comparing stores on the cost per request rather than on the session's size.
  */
 final class SessionSeed {
+    /** Which session a login makes (property {@code sessionmesh.example.seed}). */
+    enum Profile {
+        /** The workload's session: {@value SessionSeed#SECTIONS} sections of {@value SessionSeed#ATTRIBUTES_PER_SECTION} attributes, with blobs. */
+        STANDARD,
+        /** Only clientInfo.client, defaultCurrency.currency and interestRates.rates; no other section, no filler. */
+        SMALL
+    }
+
     /** Sections per session, as in the workload. */
     static final int SECTIONS = SessionShape.SECTIONS;
     /** Attributes per section, as in the workload. */
@@ -39,16 +50,18 @@ final class SessionSeed {
     private SessionSeed() {
     }
 
-    /** Fills a new session for a client. */
+    /** Fills a new session for a client as {@code profile} says. */
+    static void fill(Session s, String clientId, Profile profile) {
+        if (profile == Profile.SMALL) {
+            fillSmall(s, clientId);
+        } else {
+            fill(s, clientId);
+        }
+    }
+
+    /** Fills a new session for a client: the standard profile. */
     static void fill(Session s, String clientId) {
-        SplittableRandom random = new SplittableRandom(clientId.hashCode());
-        ClientInfo client = new ClientInfo(clientId, FIRST[random.nextInt(FIRST.length)], LAST[random.nextInt(LAST.length)],
-                LocalDate.of(1950 + random.nextInt(55), 1 + random.nextInt(12), 1 + random.nextInt(28)), "MASS");
-        s.section("clientInfo").setAttribute("client", client);
-        s.section("defaultCurrency").setAttribute("currency", "RUB");
-        s.section("interestRates").setAttribute("rates", List.of(
-                new Rate("RUB", 3, new BigDecimal("15.50")), new Rate("RUB", 6, new BigDecimal("16.20")),
-                new Rate("RUB", 12, new BigDecimal("14.80")), new Rate("USD", 12, new BigDecimal("3.10"))));
+        SplittableRandom random = fillSmall(s, clientId);
         List<Card> cards = new ArrayList<>();
         for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
             cards.add(new Card("card-" + (100_000 + random.nextInt(900_000)), "4276 38** **** " + (1000 + random.nextInt(9000)),
@@ -71,6 +84,19 @@ final class SessionSeed {
                 sec.setAttribute("note", "no data from " + section + " yet");
             }
         }
+    }
+
+    /** Writes the three attributes the deposit pages read; answers the client's generator, for what follows. */
+    private static SplittableRandom fillSmall(Session s, String clientId) {
+        SplittableRandom random = new SplittableRandom(clientId.hashCode());
+        ClientInfo client = new ClientInfo(clientId, FIRST[random.nextInt(FIRST.length)], LAST[random.nextInt(LAST.length)],
+                LocalDate.of(1950 + random.nextInt(55), 1 + random.nextInt(12), 1 + random.nextInt(28)), "MASS");
+        s.section("clientInfo").setAttribute("client", client);
+        s.section("defaultCurrency").setAttribute("currency", "RUB");
+        s.section("interestRates").setAttribute("rates", List.of(
+                new Rate("RUB", 3, new BigDecimal("15.50")), new Rate("RUB", 6, new BigDecimal("16.20")),
+                new Rate("RUB", 12, new BigDecimal("14.80")), new Rate("USD", 12, new BigDecimal("3.10"))));
+        return random;
     }
 
     /** An opaque value of the workload's log-normal size (a Box-Muller draw from the client's generator). */

@@ -172,6 +172,17 @@ class DepositFlowIT {
         assertTrue(draft.getBody().contains("\"percent\":14.80"), draft.getBody());
         assertEquals(writes + 3, count("write"));
 
+        // the floor: the offer's shape with no session, so neither a read nor a write at the sidecar, with or without an id
+        long readsBeforeFloor = count("read");
+        long writesBeforeFloor = count("write");
+        ResponseEntity<String> floor = http.exchange("/deposits/floor", HttpMethod.GET, new HttpEntity<>(session(id)), String.class);
+        assertEquals(200, floor.getStatusCode().value(), floor.getBody());
+        assertTrue(floor.getBody().contains("\"clientName\":\"Anna Petrova\"") && floor.getBody().contains("\"months\":12"),
+                floor.getBody());
+        assertEquals(200, http.getForEntity("/deposits/floor", String.class).getStatusCode().value());
+        assertEquals(readsBeforeFloor, count("read"), "the floor endpoint read the session");
+        assertEquals(writesBeforeFloor, count("write"), "the floor endpoint wrote the session");
+
         ResponseEntity<String> bad = http.exchange("/deposits", HttpMethod.POST,
                 new HttpEntity<>("{\"amount\": 5, \"months\": 7}", session(id)), String.class);
         assertEquals(400, bad.getStatusCode().value());

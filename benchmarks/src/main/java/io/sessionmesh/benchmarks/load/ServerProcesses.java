@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Masters and sidecars as processes from their jars, on free loopback ports, for the load generators and the
- * benchmarks' tests: each started and waited for until its ready file says where it listens; all stopped (SIGTERM, then
- * SIGKILL) by {@link #close}. JVM flags and server flags are the caller's; the defaults are the load generator's.
+ * Masters, sidecars and HTTP applications as processes from their jars, on loopback, for the load generators and the
+ * benchmarks' tests: each started and waited for until its ready file says where it listens (an application: until it
+ * answers HTTP); all stopped (SIGTERM, then SIGKILL) by {@link #close}. JVM flags and server flags are the caller's; the defaults are the load generator's.
  *
  * <table>
  *   <caption>Limits</caption>
@@ -110,6 +110,54 @@ public final class ServerProcesses implements AutoCloseable {
             }
             try {
                 Thread.sleep(20); // not a spin: on two cores it would take the CPU from the servers it waits for
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+        }
+    }
+
+    /** The pid of the process started last (a master's, a sidecar's or an app's), for its CPU counters. */
+    public long lastPid() {
+        if (processes.isEmpty()) {
+            throw new IllegalStateException("no process started yet");
+        }
+        return processes.get(processes.size() - 1).pid();
+    }
+
+    /**
+     * An HTTP application from its jar (a Spring Boot service, which writes no ready file) on {@code port}: started with
+     * JVM flags {@code jvm} and application arguments {@code args}, its output to {@code log}, and waited for until
+     * {@code GET http://127.0.0.1:port + readyPath} answers 200. Stopped with the others by {@link #close}. Its pid.
+     */
+    public long app(Path jar, List<String> jvm, List<String> args, int port, String readyPath, Path log) throws IOException {
+        check(jar);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-jar", jar.toString()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(p);
+        URI ready = URI.create("http://127.0.0.1:" + port + readyPath);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                if (ADMIN.send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return p.pid();
+                }
+            } catch (IOException e) {
+                // not up yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted");
+            }
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException(String.join(" ", cmd) + (p.isAlive() ? " did not answer " + ready + " within "
+                        + START_TIMEOUT_SECONDS + " s" : " ended with status " + p.exitValue()) + "; its output: " + log);
+            }
+            try {
+                Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted");

@@ -1,0 +1,391 @@
+package io.sessionmesh.benchmarks.http;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.sessionmesh.benchmarks.load.ProcessCpu;
+import io.sessionmesh.benchmarks.load.ServerProcesses;
+import io.sessionmesh.benchmarks.sidecar.TcpEcho;
+import io.sessionmesh.settings.Settings;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 18's measurement: CPU per end-user request by process, with a real HTTP service on each side. For each system
+ * it starts the whole stack as processes on loopback (SessionMesh: a master, a sidecar and the example service;
+ * Spring Session: the baseline app, example-spring-session, on the local Redis), logs in {@code --sessions} sessions
+ * through the app, then runs each flow closed loop ({@link FlowClient}): a warm-up, then a measured window in which
+ * latency is recorded per request and every process's CPU is read from its own counters at the start and the end
+ * ({@link ProcessCpu}). Both apps run with the same JVM flags ({@link #APP_JVM}) and the same Tomcat settings. Writes
+ * http-flow.json and http-flow.md ({@link HttpFlowReport}) to {@code --out}, and prints the table.
+ *
+ * <p>Started by benchmarks/run-http-flow-benchmark.sh, which builds the jars and measures the loopback floor first.
+ */
+public final class HttpFlowBenchmark {
+    /** Both apps' JVM: a fixed heap, the parallel collector (the master's and the sidecar's are ServerProcesses'). */
+    static final List<String> APP_JVM = List.of("-Xms512m", "-Xmx512m", "-XX:+UseParallelGC");
+    /**
+     * Both apps' server settings beyond port and seed: loopback only, and keep-alive connections never closed by a
+     * request count (Tomcat's default closes one every 100 requests; the driver would reconnect, but then the
+     * comparison would include connection set-up).
+     */
+    static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1");
+    /** The Spring Session app's key namespace in Redis, deleted at the end. */
+    static final String NAMESPACE = "sessionmesh-bench:spring-session";
+    /** Threads logging sessions in. */
+    static final int LOGIN_THREADS = 8;
+    private static final Pattern SESSION_ID = Pattern.compile("\"sessionId\"\\s*:\\s*\"([^\"]+)\"");
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private HttpFlowBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HttpFlowOptions o = Settings.read("http-flow", args, HttpFlowOptions.usage(), HttpFlowOptions::read);
+        Files.createDirectories(o.out());
+        Map<String, Object> machine = machine(o);
+        machine.put("tcp_round_trip_us", tcpFloor());
+        System.out.println("machine: " + machine);
+        System.out.println("options: " + o.describe());
+        System.out.printf("CPU from /proc/<pid>/stat utime+stime, %d ticks a second: a process at 0.1 core for %d s gives "
+                + "%d ticks, so per-request figures are good to about 1%% at that load and better above.%n",
+                ProcessCpu.TICKS_PER_SECOND, o.duration().toSeconds(), o.duration().toSeconds() * ProcessCpu.TICKS_PER_SECOND / 10);
+        List<FlowResult> results = new ArrayList<>();
+        for (String system : o.systems()) {
+            results.addAll(run(o, system));
+        }
+        HttpFlowReport.write(o.out(), o.describe(), machine, results);
+        System.out.println();
+        System.out.print(HttpFlowReport.markdown(results, HttpFlowReport.derive(results)));
+        System.out.println("\nwritten: " + o.out().resolve("http-flow.json") + ", " + o.out().resolve("http-flow.md"));
+    }
+
+    /** One system: its stack up, sessions in, every flow measured, the stack stopped (also on failure or Ctrl-C). */
+    static List<FlowResult> run(HttpFlowOptions o, String system) throws Exception {
+        ServerProcesses processes = new ServerProcesses();
+        Thread hook = new Thread(processes::close, "stop-" + system);
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Map<String, Long> pids = new LinkedHashMap<>();
+            int port = freePort();
+            List<String> args = new ArrayList<>(APP_FLAGS);
+            args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile()));
+            Path log = o.out().resolve(system + "-app.log");
+            System.out.println("starting " + system + " (" + o.profile() + " sessions)");
+            if (system.equals(HttpFlowOptions.SESSIONMESH)) {
+                int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"), List.of());
+                long masterPid = processes.lastPid();
+                int[] sidecar = processes.sidecar(o.sidecarJar(), master, jvm(o, ServerProcesses.SIDECAR_JVM, system + "-sidecar"),
+                        List.of());
+                long sidecarPid = processes.lastPid();
+                ServerProcesses.awaitMaster(sidecar[1]);
+                args.add("--sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecar[0]);
+                pids.put("service", processes.app(o.serviceJar(), jvm(o, APP_JVM, system + "-service"), args, port,
+                        "/deposits/floor", log));
+                pids.put("sidecar", sidecarPid);
+                pids.put("master", masterPid);
+            } else {
+                args.addAll(List.of("--spring.data.redis.host=" + o.redis().getHostString(),
+                        "--spring.data.redis.port=" + o.redis().getPort(), "--spring.data.redis.database=" + o.redisDatabase(),
+                        "--spring.session.redis.namespace=" + NAMESPACE));
+                deleteKeys(o);
+                pids.put("app", processes.app(o.baselineJar(), jvm(o, APP_JVM, system + "-app"), args, port, "/deposits/floor", log));
+                pids.put("redis", redisPid(o));
+            }
+            System.out.println(system + " processes: " + pids);
+            List<String> sessions = login(port, o.sessions());
+            for (Flow flow : o.flows()) {
+                check(port, flow, sessions.get(0));
+            }
+            if (o.prewarm()) {
+                // every flow once before any is measured: the code they share (Tomcat, MVC, Jackson, the store's
+                // client) is compiled by then, so the first flow measured does not pay for the JIT of the others
+                for (Flow flow : o.flows()) {
+                    try (FlowClient client = new FlowClient(port, flow, sessions)) {
+                        client.start(o.connections());
+                        Thread.sleep(o.warmup().toMillis());
+                        client.stop();
+                    }
+                }
+                System.out.println(system + ": pre-warmed every flow for " + o.warmup().toSeconds() + " s");
+            }
+            List<FlowResult> results = new ArrayList<>();
+            for (Flow flow : o.flows()) {
+                FlowResult r = measure(o, system, flow, port, sessions, pids);
+                System.out.printf("%s %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, errors %d, CPU ms/req %s, stack %.3f, driver %.3f%n",
+                        system, flow.label(), r.requestsPerSecond(), r.p50Ms(), r.p99Ms(), r.errors(), r.cpuMsPerRequest(),
+                        r.stackMsPerRequest(), r.msPerRequest(r.driverTicks()));
+                if (r.firstError() != null) {
+                    System.out.println("  first error: " + r.firstError());
+                }
+                results.add(r);
+            }
+            return results;
+        } finally {
+            processes.close();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            if (system.equals(HttpFlowOptions.SPRING_SESSION)) {
+                deleteKeys(o);
+            }
+        }
+    }
+
+    /** A warm-up, then the measured window: latency, answers, errors and each process's CPU in it. */
+    static FlowResult measure(HttpFlowOptions o, String system, Flow flow, int port, List<String> sessions,
+                              Map<String, Long> pids) throws Exception {
+        long driver = ProcessHandle.current().pid();
+        try (FlowClient client = new FlowClient(port, flow, sessions)) {
+            client.start(o.connections());
+            Thread.sleep(o.warmup().toMillis());
+            client.interval();
+            long answers = client.answers();
+            long errors = client.errors();
+            long reconnects = client.reconnects();
+            Map<String, Map<String, Long>> threadsBefore = threadTicks(pids);
+            Map<String, Long> before = ticks(pids);
+            long driverBefore = ProcessCpu.ticks(driver);
+            double loadStart = ProcessCpu.loadAverage();
+            long start = System.nanoTime();
+            Thread.sleep(o.duration().toMillis());
+            Map<String, Long> after = ticks(pids);
+            Map<String, Map<String, Long>> threadsAfter = threadTicks(pids);
+            long driverAfter = ProcessCpu.ticks(driver);
+            long answersAfter = client.answers();
+            Histogram h = client.interval();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long errorsAfter = client.errors();
+            long reconnectsAfter = client.reconnects();
+            double loadEnd = ProcessCpu.loadAverage();
+            client.stop();
+            Map<String, Long> spent = new LinkedHashMap<>();
+            before.forEach((name, t) -> spent.put(name, after.get(name) - t));
+            Map<String, Map<String, Long>> threadsSpent = new LinkedHashMap<>();
+            threadsBefore.forEach((name, kinds) -> {
+                Map<String, Long> m = new LinkedHashMap<>();
+                kinds.forEach((kind, t) -> m.put(kind, Math.max(0, threadsAfter.get(name).get(kind) - t)));
+                threadsSpent.put(name, m);
+            });
+            return FlowResult.of(system, flow.label(), seconds, answersAfter - answers, errorsAfter - errors,
+                    reconnectsAfter - reconnects, client.firstError(), h, spent, threadsSpent, driverAfter - driverBefore,
+                    loadStart, loadEnd);
+        }
+    }
+
+    /** The JIT and GC threads' ticks of each JVM of the stack (every process but Redis). */
+    private static Map<String, Map<String, Long>> threadTicks(Map<String, Long> pids) {
+        Map<String, Map<String, Long>> m = new LinkedHashMap<>();
+        pids.forEach((name, pid) -> {
+            if (!name.equals("redis")) {
+                m.put(name, ProcessCpu.jvmThreadTicks(pid));
+            }
+        });
+        return m;
+    }
+
+    private static Map<String, Long> ticks(Map<String, Long> pids) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        pids.forEach((name, pid) -> m.put(name, ProcessCpu.ticks(pid)));
+        return m;
+    }
+
+    /** The JVM flags of a server process, with a flight recording to {@code out/name.jfr} under --jfr. */
+    static List<String> jvm(HttpFlowOptions o, List<String> base, String name) {
+        List<String> jvm = new ArrayList<>(base);
+        if (o.jfr()) {
+            jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + o.out().resolve(name + ".jfr").toAbsolutePath());
+        }
+        return jvm;
+    }
+
+    /** Logs {@code n} clients in (C1..Cn) through the app; their session ids. */
+    static List<String> login(int port, int n) throws Exception {
+        long start = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(LOGIN_THREADS);
+        try {
+            List<Future<String>> ids = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                String client = "C" + i;
+                ids.add(pool.submit(() -> {
+                    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/deposits/login/" + client)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    Matcher m = SESSION_ID.matcher(r.body());
+                    if (r.statusCode() != 201 || !m.find()) {
+                        throw new IllegalStateException("login of " + client + " answered " + r.statusCode() + ": " + r.body());
+                    }
+                    return m.group(1);
+                }));
+            }
+            List<String> sessions = new ArrayList<>(n);
+            for (Future<String> f : ids) {
+                sessions.add(f.get());
+            }
+            System.out.printf("logged in %d sessions in %.1f s%n", n, (System.nanoTime() - start) / 1e9);
+            return List.copyOf(sessions);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One request of the flow before the load: a 2xx, or the benchmark stops with the app's answer. */
+    static void check(int port, Flow flow, String session) throws Exception {
+        byte[] body = flow.body(new java.util.SplittableRandom(1));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + flow.path()));
+        if (flow.sendsSession()) {
+            b.header(FlowClient.SESSION_HEADER, session);
+        }
+        b = body == null ? b.method(flow.method().name(), HttpRequest.BodyPublishers.noBody())
+                : b.header("Content-Type", "application/json").method(flow.method().name(), HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IllegalStateException(flow.method() + " " + flow.path() + " answered " + r.statusCode() + ": " + r.body());
+        }
+    }
+
+    /**
+     * The loopback floor: 20,000 round trips of {@value TcpEcho#MESSAGE_BYTES} B between this process and an echo
+     * process ({@link TcpEcho}), in microseconds.
+     */
+    static Map<String, Object> tcpFloor() throws Exception {
+        int port = freePort();
+        Process echo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), TcpEcho.class.getName(), "--serve", "--port", String.valueOf(port))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                try {
+                    new java.net.Socket(InetAddress.getLoopbackAddress(), port).close();
+                    break;
+                } catch (IOException e) {
+                    if (System.nanoTime() > deadline || !echo.isAlive()) {
+                        throw new IllegalStateException("the TCP echo process did not listen on " + port, e);
+                    }
+                    Thread.sleep(50);
+                }
+            }
+            Histogram h = TcpEcho.measure(port, 20_000);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("p50", h.getValueAtPercentile(50));
+            m.put("p99", h.getValueAtPercentile(99));
+            m.put("p99.9", h.getValueAtPercentile(99.9));
+            m.put("max", h.getMaxValue());
+            return m;
+        } finally {
+            echo.destroy();
+            echo.waitFor();
+        }
+    }
+
+    /** The machine's facts for the result: cores, the JVM, Redis's version, the load average. */
+    static Map<String, Object> machine(HttpFlowOptions o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        if (o.systems().contains(HttpFlowOptions.SPRING_SESSION)) {
+            m.put("redis", redisInfo(o).getOrDefault("redis_version", "?"));
+        }
+        m.put("load_average_1m", ProcessCpu.loadAverage());
+        m.put("app_jvm", APP_JVM);
+        m.put("app_flags", APP_FLAGS);
+        m.put("master_jvm", ServerProcesses.MASTER_JVM);
+        m.put("sidecar_jvm", ServerProcesses.SIDECAR_JVM);
+        return m;
+    }
+
+    private static Map<String, String> redisInfo(HttpFlowOptions o) {
+        RedisClient client = RedisClient.create(redisUri(o));
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            Map<String, String> info = new LinkedHashMap<>();
+            for (String line : c.sync().info("server").split("\r?\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    info.put(line.substring(0, colon), line.substring(colon + 1).strip());
+                }
+            }
+            return info;
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** Redis's pid: from INFO, if that process is a redis-server here; else the one process of that name. */
+    static long redisPid(HttpFlowOptions o) throws IOException {
+        String reported = redisInfo(o).get("process_id");
+        if (reported != null) {
+            try {
+                if (Files.readString(Path.of("/proc", reported, "comm")).strip().equals("redis-server")) {
+                    return Long.parseLong(reported);
+                }
+            } catch (IOException e) {
+                // not a process of this machine's namespace: look by name
+            }
+        }
+        List<Long> named = ProcessCpu.pidsNamed("redis-server");
+        if (named.size() != 1) {
+            throw new IllegalStateException("cannot tell which process is Redis: INFO says pid " + reported
+                    + ", processes named redis-server: " + named);
+        }
+        return named.get(0);
+    }
+
+    /** Deletes the benchmark's keys (its namespace, its database) from Redis. */
+    static void deleteKeys(HttpFlowOptions o) {
+        RedisClient client = RedisClient.create(redisUri(o));
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            RedisCommands<String, String> redis = c.sync();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            long deleted = 0;
+            do {
+                KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(NAMESPACE + ":*").limit(1000));
+                if (!page.getKeys().isEmpty()) {
+                    deleted += redis.unlink(page.getKeys().toArray(String[]::new));
+                }
+                cursor = page;
+            } while (!cursor.isFinished());
+            if (deleted > 0) {
+                System.out.println("deleted " + deleted + " keys of " + NAMESPACE + " in Redis database " + o.redisDatabase());
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static RedisURI redisUri(HttpFlowOptions o) {
+        return RedisURI.builder().withHost(o.redis().getHostString()).withPort(o.redis().getPort())
+                .withDatabase(o.redisDatabase()).build();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.sessionmesh.benchmarks.http;
+
+import io.sessionmesh.settings.Settings;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The HTTP flow benchmark's flags, validated once ({@link Settings}); a bad one is an error naming it.
+ *
+ * <table>
+ *   <caption>Flags and defaults</caption>
+ *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order</td></tr>
+ *   <tr><td>--flows</td><td>floor,floor-session,read,write</td><td>which flows ({@link Flow}), in this order, each on the
+ *       same processes</td></tr>
+ *   <tr><td>--profile</td><td>small</td><td>the login's seed in both apps: small or standard</td></tr>
+ *   <tr><td>--sessions</td><td>{@value #DEFAULT_SESSIONS}</td><td>sessions logged in before the flows</td></tr>
+ *   <tr><td>--connections</td><td>{@value #DEFAULT_CONNECTIONS}</td><td>keep-alive connections, one request outstanding on each</td></tr>
+ *   <tr><td>--warmup, --duration</td><td>15s, 15s</td><td>per system and flow; CPU and latency count in the second only</td></tr>
+ *   <tr><td>--prewarm</td><td>true</td><td>before the first measurement, every flow for --warmup once (the JIT of the
+ *       code the flows share is then not in the first flow's figures)</td></tr>
+ *   <tr><td>--redis</td><td>127.0.0.1:6379</td><td>Spring Session's Redis</td></tr>
+ *   <tr><td>--redis-database</td><td>{@value #DEFAULT_REDIS_DATABASE}</td><td>its database index, emptied of the
+ *       benchmark's keys at the end</td></tr>
+ *   <tr><td>--jfr</td><td>off</td><td>a flight recording (settings=profile) of every server process, in --out</td></tr>
+ *   <tr><td>--out</td><td>benchmarks/results/http-flow-DATE</td><td>http-flow.json, http-flow.md, the processes' logs</td></tr>
+ * </table>
+ */
+record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
+                       Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr,
+                       Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path out) {
+    static final String SESSIONMESH = "sessionmesh";
+    static final String SPRING_SESSION = "spring-session";
+    static final List<String> ALL_SYSTEMS = List.of(SESSIONMESH, SPRING_SESSION);
+    static final int DEFAULT_SESSIONS = 1_000;
+    static final int DEFAULT_CONNECTIONS = 50;
+    /** A Redis database index of the benchmark's own, so that its keys disturb nothing else. */
+    static final int DEFAULT_REDIS_DATABASE = 12;
+
+    static String usage() {
+        return """
+                usage: benchmarks/run-http-flow-benchmark.sh [flags]
+                  --systems sessionmesh,spring-session   which stacks, in this order
+                  --flows floor,floor-session,read,write   GET /deposits/floor without and with a session id,
+                                          GET /deposits/offer, PUT /deposits/draft
+                  --profile small         the login's seed in both apps: small or standard
+                  --sessions 1000         sessions logged in first
+                  --connections 50        keep-alive connections, one request outstanding on each
+                  --warmup 15s --duration 15s   per system and flow
+                  --prewarm true          every flow for --warmup once before the first measured
+                  --redis 127.0.0.1:6379 --redis-database 12   Spring Session's Redis
+                  --jfr                   flight recordings of the server processes, in --out
+                  --out benchmarks/results/http-flow-DATE
+                """;
+    }
+
+    static HttpFlowOptions read(Settings s) {
+        List<String> systems = s.list("systems", ALL_SYSTEMS, ALL_SYSTEMS);
+        List<Flow> flows = s.list("flows", Flow.LABELS, Flow.LABELS).stream().map(Flow::of).toList();
+        String profile = s.choice("profile", "small", List.of("small", "standard"));
+        int sessions = s.integer("sessions", DEFAULT_SESSIONS, 1, 1_000_000);
+        int connections = s.integer("connections", DEFAULT_CONNECTIONS, 1, 4096);
+        Duration warmup = s.duration("warmup", Duration.ofSeconds(15), Duration.ZERO, Duration.ofHours(1));
+        Duration duration = s.duration("duration", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofHours(1));
+        boolean prewarm = s.bool("prewarm", true);
+        InetSocketAddress redis = s.hostPort("redis", "127.0.0.1:6379");
+        int database = s.integer("redis-database", DEFAULT_REDIS_DATABASE, 0, 15);
+        boolean jfr = s.bool("jfr", false);
+        return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, prewarm, redis, database,
+                jfr,
+                s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
+                s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
+                s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
+                s.path("baseline-jar", "example-spring-session/target/sessionmesh-example-spring-session-exec.jar"),
+                s.path("out", "benchmarks/results/http-flow-" + LocalDate.now(ZoneOffset.UTC)));
+    }
+
+    /** The flags from the command line (for tests). */
+    static HttpFlowOptions parse(String... args) {
+        Settings s = Settings.fromArgs(args);
+        HttpFlowOptions o = read(s);
+        s.checkAllUsed();
+        return o;
+    }
+
+    /** The flags as used, for the result file. */
+    Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("systems", systems);
+        m.put("flows", flows.stream().map(Flow::label).toList());
+        m.put("profile", profile);
+        m.put("sessions", sessions);
+        m.put("connections", connections);
+        m.put("warmup_s", warmup.toMillis() / 1000.0);
+        m.put("duration_s", duration.toMillis() / 1000.0);
+        m.put("prewarm", prewarm);
+        m.put("redis", redis.getHostString() + ":" + redis.getPort() + "/" + redisDatabase);
+        m.put("jfr", jfr);
+        return m;
+    }
+}

@@ -1,0 +1,125 @@
+package io.sessionmesh.benchmarks.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark's results and the figures issue 18's "done when" is judged on, derived from them: for the write and
+ * the read flow, SessionMesh over Spring Session for CPU per request (whole stack), throughput and p99; and the
+ * service-side cost of sessions on the read flow (the service's CPU per request on the read flow minus on the floor,
+ * which does the same HTTP, MVC and JSON work with no session). A figure whose inputs were not measured (a system or
+ * flow left out) is absent.
+ *
+ * <table>
+ *   <caption>Targets (issue 18)</caption>
+ *   <tr><th>figure</th><th>target</th></tr>
+ *   <tr><td>CPU per request, whole stack, SessionMesh / Spring Session</td><td>&lt;= {@value #CPU_RATIO_TARGET}</td></tr>
+ *   <tr><td>service-side session cost, read</td><td>&lt;= {@value #SESSION_COST_TARGET_MS} ms</td></tr>
+ *   <tr><td>throughput, SessionMesh / Spring Session</td><td>&gt;= {@value #THROUGHPUT_RATIO_TARGET}</td></tr>
+ *   <tr><td>p99, SessionMesh / Spring Session</td><td>&lt;= {@value #P99_RATIO_TARGET}</td></tr>
+ * </table>
+ */
+final class HttpFlowReport {
+    /** The most SessionMesh's whole-stack CPU per request may be, as a share of Spring Session's. */
+    static final double CPU_RATIO_TARGET = 0.5;
+    /** The most sessions may cost the service per read request, in CPU ms over the floor. */
+    static final double SESSION_COST_TARGET_MS = 0.15;
+    /** The least SessionMesh's throughput may be, as a multiple of Spring Session's. */
+    static final double THROUGHPUT_RATIO_TARGET = 2.0;
+    /** The most SessionMesh's p99 may be, as a share of Spring Session's. */
+    static final double P99_RATIO_TARGET = 0.5;
+    /** The process of each system that serves the end user. */
+    static final Map<String, String> FRONT = Map.of(HttpFlowOptions.SESSIONMESH, "service", HttpFlowOptions.SPRING_SESSION, "app");
+
+    private HttpFlowReport() {
+    }
+
+    /** The derived figures, by name; each with its value, its target and whether it is met. */
+    static Map<String, Object> derive(List<FlowResult> results) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        for (String flow : List.of("write", "read")) {
+            FlowResult sm = find(results, HttpFlowOptions.SESSIONMESH, flow);
+            FlowResult ss = find(results, HttpFlowOptions.SPRING_SESSION, flow);
+            if (sm != null && ss != null) {
+                d.put(flow + "_cpu_ratio", figure(sm.stackMsPerRequest() / ss.stackMsPerRequest(), "<=", CPU_RATIO_TARGET));
+                d.put(flow + "_throughput_ratio", figure(sm.requestsPerSecond() / ss.requestsPerSecond(), ">=",
+                        THROUGHPUT_RATIO_TARGET));
+                d.put(flow + "_p99_ratio", figure(sm.p99Ms() / ss.p99Ms(), "<=", P99_RATIO_TARGET));
+            }
+        }
+        for (String system : HttpFlowOptions.ALL_SYSTEMS) {
+            FlowResult read = find(results, system, "read");
+            FlowResult floor = find(results, system, "floor");
+            if (read != null && floor != null) {
+                String front = FRONT.get(system);
+                double cost = read.cpuMsPerRequest(front) - floor.cpuMsPerRequest(front);
+                d.put(system + "_read_session_cost_ms", system.equals(HttpFlowOptions.SESSIONMESH)
+                        ? figure(cost, "<=", SESSION_COST_TARGET_MS) : Map.of("value", cost));
+            }
+        }
+        return d;
+    }
+
+    private static Map<String, Object> figure(double value, String op, double target) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("value", value);
+        m.put("target", op + " " + target);
+        m.put("met", op.equals("<=") ? value <= target : value >= target);
+        return m;
+    }
+
+    static FlowResult find(List<FlowResult> results, String system, String flow) {
+        return results.stream().filter(r -> r.system().equals(system) && r.flow().equals(flow)).findFirst().orElse(null);
+    }
+
+    /** The results as a markdown table, then the derived figures. */
+    static String markdown(List<FlowResult> results, Map<String, Object> derived) {
+        StringBuilder b = new StringBuilder();
+        b.append("| system | flow | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | CPU ms/req: service or app"
+                + " | sidecar | master | redis | whole stack | of which JIT | GC | driver | load avg |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (FlowResult r : results) {
+            b.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %d | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.1f-%.1f |%n",
+                    r.system(), r.flow(), r.requestsPerSecond(), r.p50Ms(), r.p90Ms(), r.p99Ms(), r.p999Ms(), r.maxMs(),
+                    r.errors(), ms(r.cpuMsPerRequest(FRONT.get(r.system()))), ms(r.cpuMsPerRequest("sidecar")),
+                    ms(r.cpuMsPerRequest("master")), ms(r.cpuMsPerRequest("redis")), r.stackMsPerRequest(),
+                    r.jvmThreadMsPerRequest("jit"), r.jvmThreadMsPerRequest("gc"), r.msPerRequest(r.driverTicks()), r.loadAverageStart(), r.loadAverageEnd()));
+        }
+        if (!derived.isEmpty()) {
+            b.append("\n| derived (issue 18) | value | target | met |\n|---|---:|---|---|\n");
+            derived.forEach((name, v) -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> f = (Map<String, Object>) v;
+                b.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s |%n", name, (Double) f.get("value"),
+                        f.getOrDefault("target", ""), f.getOrDefault("met", "")));
+            });
+        }
+        return b.toString();
+    }
+
+    private static String ms(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** Writes http-flow.json (the options, the machine, every result, the derived figures) and http-flow.md. */
+    static void write(Path out, Map<String, Object> options, Map<String, Object> machine, List<FlowResult> results)
+            throws IOException {
+        Map<String, Object> derived = derive(results);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("options", options);
+        json.put("machine", machine);
+        json.put("results", results.stream().map(FlowResult::describe).toList());
+        json.put("derived", derived);
+        Files.createDirectories(out);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("http-flow.json").toFile(), json);
+        Files.writeString(out.resolve("http-flow.md"), markdown(results, derived));
+    }
+}

@@ -1,0 +1,49 @@
+package io.sessionmesh.benchmarks.http;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HttpFlowOptionsTest {
+    @Test
+    void parse_noFlags_issue18Defaults() {
+        HttpFlowOptions o = HttpFlowOptions.parse();
+        assertEquals(List.of("sessionmesh", "spring-session"), o.systems());
+        assertEquals(List.of(Flow.FLOOR, Flow.FLOOR_SESSION, Flow.READ, Flow.WRITE), o.flows());
+        assertTrue(!Flow.FLOOR.sendsSession() && Flow.FLOOR_SESSION.sendsSession() && Flow.READ.sendsSession());
+        assertEquals("small", o.profile());
+        assertEquals(1_000, o.sessions());
+        assertEquals(50, o.connections());
+        assertEquals(Duration.ofSeconds(15), o.warmup());
+        assertEquals(Duration.ofSeconds(15), o.duration());
+        assertTrue(o.prewarm());
+        assertTrue(o.out().toString().startsWith("benchmarks/results/http-flow-"));
+    }
+
+    @Test
+    void parse_oneSystemStandardProfile() {
+        HttpFlowOptions o = HttpFlowOptions.parse("--systems", "spring-session", "--profile", "standard", "--flows", "write",
+                "--jfr");
+        assertEquals(List.of("spring-session"), o.systems());
+        assertEquals(List.of(Flow.WRITE), o.flows());
+        assertEquals("standard", o.profile());
+        assertTrue(o.jfr());
+    }
+
+    @Test
+    void parse_badProfile_refused() {
+        assertThrows(IllegalArgumentException.class, () -> HttpFlowOptions.parse("--profile", "tiny"));
+    }
+
+    @Test
+    void body_writeFlowOnly_jsonWithAnOfferedTerm() {
+        String body = new String(Flow.WRITE.body(new java.util.SplittableRandom(3)), java.nio.charset.StandardCharsets.US_ASCII);
+        assertTrue(body.matches("\\{\"amount\":\\d+,\"months\":(3|6|12)\\}"), body);
+        assertEquals(null, Flow.READ.body(new java.util.SplittableRandom(3)));
+    }
+}
