@@ -12,15 +12,15 @@ import java.util.List;
  * {@code postgres} (the postmaster, its background writers and every backend: the registry's connections and, on a
  * shared machine, anyone else's). Read-only.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
     /** USER_HZ on Linux: /proc counts CPU time in hundredths of a second. */
-    static final long TICKS_PER_SECOND = 100;
+    public static final long TICKS_PER_SECOND = 100;
 
     private ProcessCpu() {
     }
 
     /** utime + stime of a process in ticks; 0 when it is gone (a backend that ended). */
-    static long ticks(long pid) {
+    public static long ticks(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -31,7 +31,7 @@ final class ProcessCpu {
     }
 
     /** The pids of every process named postgres now. */
-    static List<Long> postgresPids() throws IOException {
+    public static List<Long> postgresPids() throws IOException {
         List<Long> pids = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString()
                 .chars().allMatch(Character::isDigit))) {
@@ -49,7 +49,7 @@ final class ProcessCpu {
     }
 
     /** utime + stime of every postgres process now, in ticks. */
-    static long postgresTicks() throws IOException {
+    public static long postgresTicks() throws IOException {
         long sum = 0;
         for (long pid : postgresPids()) {
             sum += ticks(pid);
@@ -58,12 +58,12 @@ final class ProcessCpu {
     }
 
     /** Microseconds of CPU in {@code ticks}. */
-    static double micros(long ticks) {
+    public static double micros(long ticks) {
         return ticks * 1e6 / TICKS_PER_SECOND;
     }
 
     /** The 1-minute load average now. */
-    static double loadAverage() {
+    public static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
