@@ -3,20 +3,22 @@
 # driven open loop by ReferenceScaleRun: RATE sessions created a second, each followed by the WRITE of its whole data
 # (PROFILE compact: 12 sections x 5 attributes of 200 B; standard: the workload's value sizes), idling out after IDLE,
 # with MIX_RATE reads+writes a second of the workload's mix on live sessions on top.
-#   MODE=steady: a fill until the active set reaches RATE x IDLE, then a WINDOW in which expiry runs at the creation
-#                rate; latency from the intended send (HdrHistogram), errors, GC pauses, CPU; then, load stopped, heap
+#   MODE=steady: a fill until the active set stops growing (RATE x IDLE, and the sessions the mix keeps alive longer),
+#                then a WINDOW in which expiry runs at the creation rate; latency from the intended send (HdrHistogram), errors, GC pauses, CPU; then, load stopped, heap
 #                after a full GC (jcmd) and RSS per session against the payload.
 #   MODE=fill:   creates until the master refuses one past its memory budget (MAX_STORE: UNAVAILABLE) or
 #                MAX_SESSIONS are in: how many sessions of PROFILE fit in HEAP.
 # Results: benchmarks/results/reference-scale-<stamp>/ (summary.txt, reference-scale.json, gc.log, master.log, run.txt).
 # Run it alone: flock /work/bench.lock benchmarks/run-reference-scale.sh
 #
-# The full run (compact, 550,000 active sessions; about 5.5 min fill + 5 min window + the full GC, ~12 min; ~14 GB of RAM):
+# The full run (compact; 1,833/s x 5 min = 549,900 sessions, and ~6% more that the mix keeps alive after their creation's
+# idle timeout: ~590,000 active): a 10 min fill ((1 + 0.9) x idle + 30 s), the 5 min window, the full GC; ~17 min with
+# the build, ~16 GB of RAM (the master's 14 GB heap, touched in full, and the driver's 1 GB):
 #   flock /work/bench.lock benchmarks/run-reference-scale.sh                       # G1 (the defaults below)
 #   GC=zgc flock /work/bench.lock benchmarks/run-reference-scale.sh                # ZGC (JDK 17: single-generation)
-#   GC=zgc MASTER_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 flock ...            # generational ZGC (JDK 23+: the only ZGC)
-# How far the standard profile goes in 16 GB:
-#   MODE=fill PROFILE=standard HEAP="-Xms16g -Xmx16g" MAX_STORE=11g RATE=5000 flock /work/bench.lock benchmarks/run-reference-scale.sh
+#   GC=genzgc MASTER_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 flock ...         # generational ZGC (JDK 21+)
+# How far the standard profile goes in 16 GB (the budget may be at most 70% of the heap: 11 GiB of 16):
+#   MODE=fill PROFILE=standard HEAP="-Xms16g -Xmx16g" MAX_STORE=11g RATE=2000 flock /work/bench.lock benchmarks/run-reference-scale.sh
 # A smoke run (a few minutes, 2 GB):
 #   RATE=200 IDLE=30s WINDOW=60s HEAP="-Xms2g -Xmx2g" MAX_STORE=1g flock /work/bench.lock benchmarks/run-reference-scale.sh
 set -euo pipefail
@@ -34,10 +36,12 @@ window=${WINDOW:-5m}
 mix_rate=${MIX_RATE:-2000}
 max_sessions=${MAX_SESSIONS:-0}
 gc=${GC:-g1}
-# 550,000 compact sessions need ~7.6 GB of the master's budget (13.8 KB each, STATS budget_used_bytes) and ~7.5 GB of
-# heap after a full GC; 12 GB leaves G1 its room for garbage at ~25 MB/s of allocation. max-store may be at most 70% of -Xmx.
-heap=${HEAP:--Xms12g -Xmx12g}
-max_store=${MAX_STORE:-8g}
+# The smoke runs measured 13.5-14.1 KB of heap after a full GC and 13.7-13.8 KB of the master's budget (STATS
+# budget_used_bytes) a compact session: ~590,000 sessions need ~8.3 GB of heap and ~8.2 GB of budget. max-store 9g
+# (9.7 GB) leaves ~15% over that; it may be at most 70% of -Xmx, so 14g, which also leaves G1 (and ZGC) ~5.5 GB for
+# garbage (~50 MB/s of allocation at the reference rate).
+heap=${HEAP:--Xms14g -Xmx14g}
+max_store=${MAX_STORE:-9g}
 io_threads=${IO_THREADS:-1}
 port=${PORT:-7480}
 driver_heap=${DRIVER_HEAP:--Xms1g -Xmx1g}

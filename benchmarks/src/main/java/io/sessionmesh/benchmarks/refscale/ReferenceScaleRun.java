@@ -35,8 +35,9 @@ import java.util.concurrent.locks.LockSupport;
  * workload's 5 minutes, with the workload's read/write mix on live sessions on top; then heap and RSS per session
  * against the payload, GC pauses and latency while expiry runs. Two modes:
  * <ul>
- *   <li><b>steady</b>: a fill (until the active set reaches rate x idle, the steady state), then a measured window in
- *   which as many sessions expire a second as are created; then, with the load stopped, heap after a full GC.</li>
+ *   <li><b>steady</b>: a fill (until the active set stops growing: rate x idle, and the sessions the mix used, which
+ *   idle out after their last use), then a measured window in which as many sessions expire a second as are created;
+ *   then, with the load stopped, heap after a full GC.</li>
  *   <li><b>fill</b>: creates (with a long idle timeout) until the master refuses one past its memory budget
  *   ({@code max-store}: UNAVAILABLE) or {@code max-sessions} are in: how many sessions of a profile fit.</li>
  * </ul>
