@@ -37,6 +37,8 @@ final class RunReport {
     private final StringBuilder summary = new StringBuilder();
     private JvmMemory.HeapAfterGc baselineHeap;
     private long wallT0;
+    /** When the load stopped (wall clock). */
+    private long wallStop;
     private Phase fill;
     private Phase window;
     private Window w;
@@ -117,9 +119,11 @@ final class RunReport {
         this.w = w;
         json.put("seconds", seconds);
         json.put("samples", samples);
-        json.put("fill", phase(fill, o.fill().toMillis() / 1000.0));
+        double fillSeconds = o.steady() ? o.fill().toMillis() / 1000.0 : seconds;
+        wallStop = wallT0 + (long) (seconds * 1000);
+        json.put("fill", phase(fill, fillSeconds));
         line(String.format(Locale.ROOT, "fill: %.0f s, %,d creates, %,d logins, %,d reads, %,d writes (%,d mix requests skipped: "
-                        + "session not created yet), errors %,d %s", o.fill().toMillis() / 1000.0, fill.creates.sum(),
+                        + "session not created yet), errors %,d %s", fillSeconds, fill.creates.sum(),
                 fill.logins.sum(), fill.reads.sum(), fill.writes.sum(), fill.skipped.sum(), fill.errorCount(), fill.errors()));
         if (!o.steady()) {
             json.put("refusedByBudget", refused);
@@ -251,7 +255,7 @@ final class RunReport {
         if (w != null) {
             g.put("window", gcFigures("window", events, w.wallStart, w.wallEnd));
         }
-        long loadEnd = w != null ? w.wallEnd : System.currentTimeMillis();
+        long loadEnd = w != null ? w.wallEnd : wallStop; // not the full GC the memory figures asked for
         g.put("run", gcFigures("fill" + (w != null ? " and window" : ""), events, wallT0, loadEnd));
         json.put("gc", g);
     }
