@@ -142,7 +142,7 @@ public final class LoadGenerator {
         }
         result.seconds = (System.nanoTime() - start) / 1e9;
         result.counters = phase.store.counters().minus(before);
-        result.cpuNanos = ProcessCpuTime.minus(phase.store.cpuNanos(), cpuBefore);
+        result.cpuNanos = ProcessCpu.minus(phase.store.cpuNanos(), cpuBefore);
         Map<String, Long> cacheFigures = new java.util.TreeMap<>(phase.store.cacheFigures());
         cacheFigures.replaceAll((k, v) -> v - cacheBefore.getOrDefault(k, 0L));
         result.cacheFigures = cacheFigures;
@@ -178,7 +178,7 @@ public final class LoadGenerator {
         b.append("CPU ms per end-user request, by process (from each process's own counters; \"generator\" is the load\n"
                 + "generator's JVM, which holds every service node's client):\n");
         for (PhaseResult r : results) {
-            b.append(String.format("  %-22s %-6s %s%n", r.system, r.mode, ProcessCpuTime.perRequest(r.cpuNanos, r.requests)));
+            b.append(String.format("  %-22s %-6s %s%n", r.system, r.mode, ProcessCpu.perRequest(r.cpuNanos, r.requests)));
         }
         b.append("RT/req, bytes/req: the services' link (to the sidecar, or to Redis); RT2, bytes2: sidecars to masters;\n"
                 + "errors include requests dropped by the open loop's backlog. Sessions met expired (users logged in again): ");

@@ -83,7 +83,7 @@ final class PhaseResult {
         });
         m.put("latency", ops);
         m.put("per_request", counters.perRequest(requests));
-        m.put("cpu_ms_per_request", ProcessCpuTime.perRequest(cpuNanos, requests));
+        m.put("cpu_ms_per_request", ProcessCpu.perRequest(cpuNanos, requests));
         double hit = counters.hitRatio();
         if (!Double.isNaN(hit)) {
             m.put("hit_ratio", Math.round(hit * 10_000) / 10_000.0);

@@ -124,4 +124,29 @@ public final class ProcessCpu {
             return Double.NaN;
         }
     }
+
+    /** utime + stime of a process in nanoseconds (ticks times 10 ms); 0 when it is gone. */
+    public static long nanos(long pid) {
+        return ticks(pid) * (1_000_000_000L / TICKS_PER_SECOND);
+    }
+
+    /** {@code after - before}, key by key (CPU nanoseconds by process kind). */
+    static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        after.forEach((k, v) -> out.put(k, v - before.getOrDefault(k, 0L)));
+        return out;
+    }
+
+    /** Milliseconds of CPU per request, by process kind, and their sum under "total". */
+    static Map<String, Double> perRequest(Map<String, Long> cpuNanos, long requests) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        double n = Math.max(1, requests);
+        long total = 0;
+        for (Map.Entry<String, Long> e : cpuNanos.entrySet()) {
+            out.put(e.getKey(), Math.round(e.getValue() / 1e6 / n * 1000) / 1000.0);
+            total += e.getValue();
+        }
+        out.put("total", Math.round(total / 1e6 / n * 1000) / 1000.0);
+        return out;
+    }
 }

@@ -86,7 +86,7 @@ public final class ServerProcesses implements AutoCloseable {
     /** CPU time so far, in nanoseconds, of the processes started here, summed by role ("master", "sidecars"). */
     public Map<String, Long> cpuNanosByRole() {
         Map<String, Long> out = new java.util.TreeMap<>();
-        roles.forEach((p, role) -> out.merge(role, ProcessCpuTime.of(p.pid()), Long::sum));
+        roles.forEach((p, role) -> out.merge(role, ProcessCpu.nanos(p.pid()), Long::sum));
         return out;
     }
 

@@ -153,7 +153,7 @@ final class SessionMeshStore implements StoreUnderTest {
     @Override
     public Map<String, Long> cpuNanos() {
         Map<String, Long> out = new java.util.LinkedHashMap<>();
-        out.put("generator", ProcessCpuTime.ofThisJvm());
+        out.put("generator", ProcessCpu.nanos(ProcessHandle.current().pid()));
         out.putAll(servers.cpuNanosByRole());
         return out;
     }

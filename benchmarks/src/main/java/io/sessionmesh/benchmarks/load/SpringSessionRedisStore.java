@@ -140,8 +140,8 @@ final class SpringSessionRedisStore implements StoreUnderTest {
         Properties server = admin.getConnection().serverCommands().info("server");
         long pid = Long.parseLong(server.getProperty("process_id", "0"));
         Map<String, Long> out = new java.util.LinkedHashMap<>();
-        out.put("generator", ProcessCpuTime.ofThisJvm());
-        out.put("redis", pid == 0 ? 0 : ProcessCpuTime.of(pid));
+        out.put("generator", ProcessCpu.nanos(ProcessHandle.current().pid()));
+        out.put("redis", pid == 0 ? 0 : ProcessCpu.nanos(pid));
         return out;
     }
 

@@ -37,7 +37,7 @@ interface StoreUnderTest extends AutoCloseable {
      * "redis"), from the processes' own counters. A later snapshot minus an earlier one is what a phase cost.
      */
     default Map<String, Long> cpuNanos() {
-        return Map.of("generator", ProcessCpuTime.ofThisJvm());
+        return Map.of("generator", ProcessCpu.nanos(ProcessHandle.current().pid()));
     }
 
     /** Figures sampled from the servers now (hit ratio for sidecars), for the time series; may be empty. */
