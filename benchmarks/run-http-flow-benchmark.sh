@@ -7,7 +7,7 @@
 # own counters. The TCP round-trip floor (TcpEcho, two processes) and the machine's facts come first. About 9 minutes. Flags after the script's name go to the driver (--help lists them:
 # --profile standard, --systems, --flows, --duration, --jfr, --out ...). Results:
 # benchmarks/results/http-flow-<date>/http-flow.{json,md} and the apps' logs; this output in benchmarks/target/http-flow.log.
-# On a shared machine run it alone: flock /work/bench.lock benchmarks/run-http-flow-benchmark.sh
+# On a shared machine run it alone (nothing else busy on the cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -q -B -ntp -Dstyle.color=never ${MVN_ARGS:-} -pl benchmarks,slave-sidecar,example-service,example-spring-session -am \

@@ -9,18 +9,18 @@
 #   MODE=fill:   creates until the master refuses one past its memory budget (MAX_STORE: UNAVAILABLE) or
 #                MAX_SESSIONS are in: how many sessions of PROFILE fit in HEAP.
 # Results: benchmarks/results/reference-scale-<stamp>/ (summary.txt, reference-scale.json, gc.log, master.log, run.txt).
-# Run it alone: flock /work/bench.lock benchmarks/run-reference-scale.sh
+# Run it alone: nothing else busy on the machine.
 #
 # The full run (compact; 1,833/s x 5 min = 549,900 sessions, and ~6% more that the mix keeps alive after their creation's
 # idle timeout: ~590,000 active): a 10 min fill ((1 + 0.9) x idle + 30 s), the 5 min window, the full GC; ~17 min with
 # the build, ~16 GB of RAM (the master's 14 GB heap, touched in full, and the driver's 1 GB):
-#   flock /work/bench.lock benchmarks/run-reference-scale.sh                       # G1 (the defaults below)
-#   GC=zgc flock /work/bench.lock benchmarks/run-reference-scale.sh                # ZGC (JDK 17: single-generation)
-#   GC=genzgc MASTER_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 flock ...         # generational ZGC (JDK 21+)
+#   benchmarks/run-reference-scale.sh                       # G1 (the defaults below)
+#   GC=zgc benchmarks/run-reference-scale.sh                # ZGC (JDK 17: single-generation)
+#   GC=genzgc MASTER_JAVA_HOME=/path/to/jdk-21-or-later benchmarks/run-reference-scale.sh   # generational ZGC (JDK 21+)
 # How far the standard profile goes in 16 GB (the budget may be at most 70% of the heap: 11 GiB of 16):
-#   MODE=fill PROFILE=standard HEAP="-Xms16g -Xmx16g" MAX_STORE=11g RATE=2000 flock /work/bench.lock benchmarks/run-reference-scale.sh
+#   MODE=fill PROFILE=standard HEAP="-Xms16g -Xmx16g" MAX_STORE=11g RATE=2000 benchmarks/run-reference-scale.sh
 # A smoke run (a few minutes, 2 GB):
-#   RATE=200 IDLE=30s WINDOW=60s HEAP="-Xms2g -Xmx2g" MAX_STORE=1g flock /work/bench.lock benchmarks/run-reference-scale.sh
+#   RATE=200 IDLE=30s WINDOW=60s HEAP="-Xms2g -Xmx2g" MAX_STORE=1g benchmarks/run-reference-scale.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # MVN_FLAGS: e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own.

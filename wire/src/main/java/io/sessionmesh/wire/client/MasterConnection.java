@@ -107,9 +107,22 @@ public final class MasterConnection implements AutoCloseable {
         return result;
     }
 
-    /** Sends a request now (flushed); the future completes with its typed answer, or a {@link MasterException}. */
+    /**
+     * Sends a request; the future completes with its typed answer, or a {@link MasterException}. Sent from the
+     * connection's own event loop, it is flushed once the loop has handled what it is handling now, together with every
+     * other request made meanwhile (the requests that one round of reads on the loop's REST connections makes go out in
+     * one write: Netty's flush consolidation); from another thread, at once.
+     */
     public <A> CompletableFuture<A> send(MasterRequest<A> request) {
-        return send(request, true);
+        if (!channel.eventLoop().inEventLoop()) {
+            return send(request, true);
+        }
+        CompletableFuture<A> answer = send(request, false);
+        if (!flushScheduled) {
+            flushScheduled = true;
+            channel.eventLoop().execute(flushTask);
+        }
+        return answer;
     }
 
     /**
@@ -132,6 +145,15 @@ public final class MasterConnection implements AutoCloseable {
             }
         });
         return pending.future;
+    }
+
+    /** Whether {@link #flushTask} is queued on the event loop (only touched there). */
+    private boolean flushScheduled;
+    private final Runnable flushTask = this::flushConsolidated;
+
+    private void flushConsolidated() {
+        flushScheduled = false;
+        channel.flush();
     }
 
     /** Sends whatever was written without a flush. */
