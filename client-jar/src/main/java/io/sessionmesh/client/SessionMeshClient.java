@@ -214,7 +214,10 @@ public final class SessionMeshClient implements AutoCloseable {
         private Builder() {
         }
 
-        /** The sidecar on this host, {@code http://host:port}. */
+        /**
+         * The sidecar on this host: {@code http://host:port}, or {@code unix:/path/to/sidecar.sock}, the Unix domain
+         * socket the sidecar listens on with {@code unix-socket} (no TCP stack on either side: less CPU per call).
+         */
         public Builder sidecar(URI uri) {
             this.sidecar = Objects.requireNonNull(uri, "sidecar");
             return this;
@@ -290,8 +293,12 @@ public final class SessionMeshClient implements AutoCloseable {
         }
 
         public SessionMeshClient build() {
-            if (!"http".equals(sidecar.getScheme()) || sidecar.getHost() == null || sidecar.getPort() <= 0) {
-                throw new IllegalArgumentException("sidecar = " + sidecar + ": expected http://host:port");
+            boolean tcp = "http".equals(sidecar.getScheme()) && sidecar.getHost() != null && sidecar.getPort() > 0;
+            boolean unix = "unix".equals(sidecar.getScheme()) && sidecar.getHost() == null && sidecar.getPath() != null
+                    && sidecar.getPath().startsWith("/");
+            if (!tcp && !unix) {
+                throw new IllegalArgumentException("sidecar = " + sidecar
+                        + ": expected http://host:port or unix:/path/to/sidecar.sock (the sidecar's unix-socket)");
             }
             positive("connectTimeout", connectTimeout);
             positive("requestTimeout", requestTimeout);

@@ -17,6 +17,8 @@ import java.util.concurrent.CountDownLatch;
 public final class SidecarMain {
     /** The line a supervisor (or a test) waits for; the REST address follows it. */
     public static final String LISTENING = "SessionMesh sidecar listening on ";
+    /** Printed before {@link #LISTENING} when the REST API also listens on a Unix domain socket. */
+    public static final String LISTENING_UNIX = "SessionMesh sidecar REST API also on unix:";
     /** The line with the admin endpoint's address. */
     public static final String ADMIN = "SessionMesh sidecar admin on ";
 
@@ -60,6 +62,9 @@ public final class SidecarMain {
         }
         ReadyFile.write(config.readyFile(), endpoints);
         System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
+        if (server.unixSocket() != null) {
+            System.out.println(LISTENING_UNIX + server.unixSocket());
+        }
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
         System.out.flush();
         stopped.await();

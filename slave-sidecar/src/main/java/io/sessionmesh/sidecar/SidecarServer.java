@@ -20,12 +20,19 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +66,8 @@ public final class SidecarServer implements AutoCloseable {
     private final MasterRouter router;
     private final SidecarService service;
     private final Channel api;
+    /** The REST API on a Unix domain socket ({@code unix-socket}), or null. */
+    private final Channel apiUnix;
     private final Channel admin;
     /** The in-process master of local development mode, or null. */
     private final EmbeddedMaster embeddedMaster;
@@ -100,8 +109,10 @@ public final class SidecarServer implements AutoCloseable {
         }
         try {
             router.start();
-            api = bind(config.bind(), config.port(), false);
-            admin = bind(config.adminBind(), config.adminPort(), true);
+            SidecarHttpInitializer apiPipeline = new SidecarHttpInitializer(config, service, false);
+            api = bind(config.bind(), config.port(), apiPipeline);
+            apiUnix = config.unixSocket() == null ? null : bindUnix(config.unixSocket(), apiPipeline);
+            admin = bind(config.adminBind(), config.adminPort(), new SidecarHttpInitializer(config, service, true));
         } catch (RuntimeException | InterruptedException e) {
             shutdown();
             throw e;
@@ -132,15 +143,42 @@ public final class SidecarServer implements AutoCloseable {
         return EmbeddedMaster.factory().orElseThrow(() -> new IllegalStateException(EmbeddedMaster.MISSING)).start();
     }
 
-    private Channel bind(String host, int port, boolean adminServer) throws InterruptedException {
+    private Channel bind(String host, int port, SidecarHttpInitializer pipeline) throws InterruptedException {
         return new ServerBootstrap()
-                .group(boss, adminServer ? adminLoop : workers)
+                .group(boss, pipeline.isAdmin() ? adminLoop : workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
-                .childHandler(new SidecarHttpInitializer(config, service, adminServer))
+                .childHandler(pipeline)
                 .bind(host, port).sync().channel();
+    }
+
+    /**
+     * The REST API on a Unix domain socket at {@code path}, sharing the TCP server's pipeline and so its connection
+     * limit and body budget. A socket file left by an earlier run is removed first (binding would fail on it); the
+     * file is made 0660, so only this user and its group may connect.
+     */
+    private Channel bindUnix(Path path, SidecarHttpInitializer pipeline) throws InterruptedException {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the old socket file " + path, e);
+        }
+        Channel ch = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerDomainSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
+                .childHandler(pipeline)
+                .bind(UnixDomainSocketAddress.of(path)).sync().channel();
+        try {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-rw----"));
+        } catch (IOException | UnsupportedOperationException e) {
+            ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            throw new IllegalStateException("cannot make the socket file " + path + " 0660: " + e.getMessage(), e);
+        }
+        return ch;
     }
 
     private void forwardTouches() {
@@ -154,6 +192,11 @@ public final class SidecarServer implements AutoCloseable {
     /** The REST API's address. */
     public InetSocketAddress address() {
         return (InetSocketAddress) api.localAddress();
+    }
+
+    /** The REST API's Unix domain socket, or null when it has none. */
+    public Path unixSocket() {
+        return apiUnix == null ? null : config.unixSocket();
     }
 
     /** The admin endpoint's address. */
@@ -187,6 +230,14 @@ public final class SidecarServer implements AutoCloseable {
         }
         closed = true;
         api.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (apiUnix != null) {
+            apiUnix.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            try {
+                Files.deleteIfExists(config.unixSocket());
+            } catch (IOException e) {
+                log.warn("cannot remove the socket file {}: {}", config.unixSocket(), e.toString());
+            }
+        }
         admin.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         shutdown();
         log.info("sidecar stopped: {}", service.metrics().snapshot());

@@ -97,14 +97,17 @@ public final class HttpFlowBenchmark {
             args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile()));
             Path log = o.out().resolve(system + "-app.log");
             System.out.println("starting " + system + " (" + o.profile() + " sessions)");
-            if (system.equals(HttpFlowOptions.SESSIONMESH)) {
+            if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
                 int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"), List.of());
                 long masterPid = processes.lastPid();
+                // a short path of its own (a socket's path is at most 107 bytes), removed by the sidecar when it stops
+                Path socket = system.equals(HttpFlowOptions.SESSIONMESH_UNIX)
+                        ? Files.createTempDirectory("sm-http-flow").resolve("sidecar.sock") : null;
                 int[] sidecar = processes.sidecar(o.sidecarJar(), master, jvm(o, ServerProcesses.SIDECAR_JVM, system + "-sidecar"),
-                        List.of());
+                        socket == null ? List.of() : List.of("--unix-socket", socket.toString()));
                 long sidecarPid = processes.lastPid();
                 ServerProcesses.awaitMaster(sidecar[1]);
-                args.add("--sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecar[0]);
+                args.add("--sessionmesh.sidecar-uri=" + (socket == null ? "http://127.0.0.1:" + sidecar[0] : "unix:" + socket));
                 pids.put("service", processes.app(o.serviceJar(), jvm(o, APP_JVM, system + "-service"), args, port,
                         "/deposits/floor", log));
                 pids.put("sidecar", sidecarPid);
@@ -213,12 +216,15 @@ public final class HttpFlowBenchmark {
         return m;
     }
 
-    /** The JVM flags of a server process, with a flight recording to {@code out/name.jfr} under --jfr. */
+    /** The JVM flags of a server process, with a flight recording to {@code out/name.jfr} under --jfr, and --agent. */
     static List<String> jvm(HttpFlowOptions o, List<String> base, String name) {
         List<String> jvm = new ArrayList<>(base);
         if (o.jfr()) {
             jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
                     + o.out().resolve(name + ".jfr").toAbsolutePath());
+        }
+        if (o.agent() != null) {
+            jvm.add("-agentpath:" + o.agent().toAbsolutePath());
         }
         return jvm;
     }

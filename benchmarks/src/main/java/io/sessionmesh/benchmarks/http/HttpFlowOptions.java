@@ -17,7 +17,8 @@ import java.util.Map;
  * <table>
  *   <caption>Flags and defaults</caption>
  *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order</td></tr>
+ *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order; also
+ *       sessionmesh-unix: the service on the sidecar's Unix domain socket</td></tr>
  *   <tr><td>--flows</td><td>floor,floor-session,read,write</td><td>which flows ({@link Flow}), in this order, each on the
  *       same processes</td></tr>
  *   <tr><td>--profile</td><td>small</td><td>the login's seed in both apps: small or standard</td></tr>
@@ -30,15 +31,20 @@ import java.util.Map;
  *   <tr><td>--redis-database</td><td>{@value #DEFAULT_REDIS_DATABASE}</td><td>its database index, emptied of the
  *       benchmark's keys at the end</td></tr>
  *   <tr><td>--jfr</td><td>off</td><td>a flight recording (settings=profile) of every server process, in --out</td></tr>
+ *   <tr><td>--agent</td><td>none</td><td>a native agent every server JVM loads at start ({@code -agentpath:}), idle until
+ *       told: async-profiler's library, started and stopped from outside once the flows are warm (RESULTS.md 12.2)</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/http-flow-DATE</td><td>http-flow.json, http-flow.md, the processes' logs</td></tr>
  * </table>
  */
 record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
-                       Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr,
+                       Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
                        Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path out) {
     static final String SESSIONMESH = "sessionmesh";
+    /** SessionMesh with the service on the sidecar's Unix domain socket ({@code unix-socket}) instead of TCP. */
+    static final String SESSIONMESH_UNIX = "sessionmesh-unix";
     static final String SPRING_SESSION = "spring-session";
-    static final List<String> ALL_SYSTEMS = List.of(SESSIONMESH, SPRING_SESSION);
+    static final List<String> ALL_SYSTEMS = List.of(SESSIONMESH, SESSIONMESH_UNIX, SPRING_SESSION);
+    static final List<String> DEFAULT_SYSTEMS = List.of(SESSIONMESH, SPRING_SESSION);
     static final int DEFAULT_SESSIONS = 1_000;
     static final int DEFAULT_CONNECTIONS = 50;
     /** A Redis database index of the benchmark's own, so that its keys disturb nothing else. */
@@ -47,7 +53,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
     static String usage() {
         return """
                 usage: benchmarks/run-http-flow-benchmark.sh [flags]
-                  --systems sessionmesh,spring-session   which stacks, in this order
+                  --systems sessionmesh,spring-session   which stacks, in this order (also sessionmesh-unix:
+                                          the service on the sidecar's Unix domain socket)
                   --flows floor,floor-session,read,write   GET /deposits/floor without and with a session id,
                                           GET /deposits/offer, PUT /deposits/draft
                   --profile small         the login's seed in both apps: small or standard
@@ -57,12 +64,13 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                   --prewarm true          every flow for --warmup once before the first measured
                   --redis 127.0.0.1:6379 --redis-database 12   Spring Session's Redis
                   --jfr                   flight recordings of the server processes, in --out
+                  --agent <lib.so>        loaded by every server JVM at start (-agentpath), e.g. async-profiler's
                   --out benchmarks/results/http-flow-DATE
                 """;
     }
 
     static HttpFlowOptions read(Settings s) {
-        List<String> systems = s.list("systems", ALL_SYSTEMS, ALL_SYSTEMS);
+        List<String> systems = s.list("systems", DEFAULT_SYSTEMS, ALL_SYSTEMS);
         List<Flow> flows = s.list("flows", Flow.LABELS, Flow.LABELS).stream().map(Flow::of).toList();
         String profile = s.choice("profile", "small", List.of("small", "standard"));
         int sessions = s.integer("sessions", DEFAULT_SESSIONS, 1, 1_000_000);
@@ -73,8 +81,9 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         InetSocketAddress redis = s.hostPort("redis", "127.0.0.1:6379");
         int database = s.integer("redis-database", DEFAULT_REDIS_DATABASE, 0, 15);
         boolean jfr = s.bool("jfr", false);
+        Path agent = s.path("agent", null);
         return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, prewarm, redis, database,
-                jfr,
+                jfr, agent,
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                 s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
@@ -103,6 +112,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         m.put("prewarm", prewarm);
         m.put("redis", redis.getHostString() + ":" + redis.getPort() + "/" + redisDatabase);
         m.put("jfr", jfr);
+        m.put("agent", agent == null ? "none" : agent.toString());
         return m;
     }
 }

@@ -1,18 +1,25 @@
 package io.sessionmesh.client.internal;
 
+import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.URI;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,12 +35,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sidecar client's HTTP/1.1 framing against a plain socket server on loopback that answers with exactly the
- * bytes a test gives, sent in as many pieces as it likes: heads split anywhere, header names in any case, bodies
- * larger than the buffers, and the answers a sidecar never gives, which must fail cleanly.
+ * The sidecar client's HTTP/1.1 framing against a plain socket server on loopback (TCP, or a Unix domain socket)
+ * that answers with exactly the bytes a test gives, sent in as many pieces as it likes: heads split anywhere, header
+ * names in any case, bodies larger than the buffers, the answers a sidecar never gives, which must fail cleanly, and
+ * a sidecar that does not answer in time.
  */
 class SidecarHttpTest {
-    private ServerSocket server;
+    @TempDir
+    Path dir;
+    private ServerSocketChannel server;
     private final List<byte[]> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger connections = new AtomicInteger();
 
@@ -44,13 +54,26 @@ class SidecarHttpTest {
         }
     }
 
-    /** A server that reads each request (head plus Content-Length body) and writes {@code answer}'s pieces. */
+    /** A TCP server that reads each request (head plus Content-Length body) and writes {@code answer}'s pieces. */
     private SidecarHttp serve(Function<byte[], List<byte[]>> answer) throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        return serve(answer, false, Duration.ofSeconds(5));
+    }
+
+    /** {@link #serve(Function)} on TCP or on a Unix domain socket, with this request timeout. */
+    private SidecarHttp serve(Function<byte[], List<byte[]>> answer, boolean unix, Duration requestTimeout) throws IOException {
+        URI uri;
+        if (unix) {
+            Path sock = dir.resolve("sidecar.sock");
+            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(sock));
+            uri = URI.create("unix:" + sock);
+        } else {
+            server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            uri = URI.create("http://127.0.0.1:" + ((InetSocketAddress) server.getLocalAddress()).getPort());
+        }
         Thread t = new Thread(() -> {
-            while (!server.isClosed()) {
+            while (server.isOpen()) {
                 try {
-                    Socket s = server.accept();
+                    SocketChannel s = server.accept();
                     connections.incrementAndGet();
                     Thread c = new Thread(() -> handle(s, answer));
                     c.setDaemon(true);
@@ -62,12 +85,11 @@ class SidecarHttpTest {
         });
         t.setDaemon(true);
         t.start();
-        return new SidecarHttp(URI.create("http://127.0.0.1:" + server.getLocalPort()), Duration.ofSeconds(2),
-                Duration.ofSeconds(5), 2, 1 << 20);
+        return new SidecarHttp(uri, Duration.ofSeconds(2), requestTimeout, 2, 1 << 20);
     }
 
-    private void handle(Socket s, Function<byte[], List<byte[]>> answer) {
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+    private void handle(SocketChannel s, Function<byte[], List<byte[]>> answer) {
+        try (s; InputStream in = Channels.newInputStream(s); OutputStream out = Channels.newOutputStream(s)) {
             while (true) {
                 ByteArrayOutputStream head = new ByteArrayOutputStream();
                 int b;
@@ -122,7 +144,7 @@ class SidecarHttpTest {
         assertEquals("application/json", r.contentType());
         assertEquals("hello", new String(r.body(), StandardCharsets.US_ASCII));
         String sent = new String(requests.get(0), StandardCharsets.ISO_8859_1);
-        assertTrue(sent.startsWith("GET /v1/sessions/a HTTP/1.1\r\nHost: 127.0.0.1:" + server.getLocalPort()
+        assertTrue(sent.startsWith("GET /v1/sessions/a HTTP/1.1\r\nHost: 127.0.0.1:" + ((InetSocketAddress) server.getLocalAddress()).getPort()
                 + "\r\nAccept: application/json\r\n\r\n"), sent);
     }
 
@@ -170,5 +192,73 @@ class SidecarHttpTest {
             assertTrue(e.getMessage().contains("PATCH"), e.getMessage());
         }
         assertEquals(204, http.exchange("PATCH", "/v1/sessions/a", "application/json", new byte[] {'{', '}'}, null).status());
+    }
+
+    @Test
+    void exchange_overAUnixDomainSocket_keepsTheConnectionAlive_andCarriesLargeBodies() throws IOException {
+        byte[] big = new byte[100_000];
+        Arrays.fill(big, (byte) 'z');
+        SidecarHttp http = serve(req -> List.of(("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+                + (req.length) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1), req), true, Duration.ofSeconds(5));
+        for (int i = 0; i < 3; i++) {
+            SidecarHttp.Response r = http.exchange("PATCH", "/v1/sessions/a", "application/octet-stream", big, null);
+            assertEquals(200, r.status());
+            assertArrayEquals(big, Arrays.copyOfRange(r.body(), r.body().length - big.length, r.body().length));
+            assertTrue(new String(r.body(), 0, 60, StandardCharsets.ISO_8859_1).startsWith("PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\n"),
+                    new String(r.body(), 0, 60, StandardCharsets.ISO_8859_1));
+        }
+        assertEquals(1, connections.get(), "one keep-alive connection for three calls");
+        http.close();
+    }
+
+    @Test
+    void exchange_whenTheSidecarDoesNotAnswerInTime_failsWithATimeout_andTheNextCallWorks() throws IOException {
+        AtomicInteger n = new AtomicInteger();
+        SidecarHttp http = serve(req -> {
+            if (n.getAndIncrement() == 0) {
+                try {
+                    Thread.sleep(2_000); // past the client's 200 ms
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return List.of("HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        }, true, Duration.ofMillis(200));
+        long start = System.nanoTime();
+        SidecarTimeoutException e = assertThrows(SidecarTimeoutException.class,
+                () -> http.exchange("GET", "/v1/sessions/a", null, null, null));
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(e.getMessage().contains("did not answer GET in 200 ms"), e.getMessage());
+        assertTrue(tookMillis >= 200, "failed after " + tookMillis + " ms, before its timeout");
+        assertEquals(204, http.exchange("GET", "/v1/sessions/a", null, null, null).status());
+        assertEquals(2, connections.get(), "the late connection is closed, not reused");
+        http.close();
+    }
+
+    @Test
+    void aUnixSocketNobodyListensOn_isUnavailable_namingIt() {
+        Path sock = dir.resolve("none.sock");
+        SidecarHttp http = new SidecarHttp(URI.create("unix:" + sock), Duration.ofSeconds(1), Duration.ofSeconds(1), 2, 1 << 20);
+        SidecarUnavailableException e = assertThrows(SidecarUnavailableException.class,
+                () -> http.exchange("GET", "/v1/sessions/a", null, null, null));
+        assertTrue(e.getMessage().contains("unix:" + sock), e.getMessage());
+        http.close();
+    }
+
+    @Test
+    void sidecarUris_otherThanHttpOrAnAbsoluteUnixPath_areRefused() {
+        for (String bad : new String[] {"https://127.0.0.1:7500", "unix:relative.sock", "unix://host/x.sock", "file:/tmp/x"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new SidecarHttp(URI.create(bad), Duration.ofSeconds(1), Duration.ofSeconds(1), 2, 1 << 20), bad);
+            assertTrue(e.getMessage().contains(bad), e.getMessage());
+        }
+    }
+
+    @Test
+    void close_stopsTheTimeoutWatch_andLaterCallsFail() throws IOException {
+        SidecarHttp http = serve(req -> List.of("HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)));
+        assertEquals(204, http.exchange("GET", "/v1/sessions/a", null, null, null).status());
+        http.close();
+        assertThrows(SidecarUnavailableException.class, () -> http.exchange("GET", "/v1/sessions/a", null, null, null));
     }
 }

@@ -41,6 +41,11 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     private final BodyBudget budget;
     private final SidecarMetrics metrics;
 
+    /** Whether this is the admin endpoint's pipeline (else the REST API's). */
+    public boolean isAdmin() {
+        return admin;
+    }
+
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
         this.admin = admin;
