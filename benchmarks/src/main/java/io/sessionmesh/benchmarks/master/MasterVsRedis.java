@@ -5,6 +5,7 @@ import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
@@ -12,9 +13,16 @@ import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.WriteRequest;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
@@ -51,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
- *     [--ops read,write] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
+ *     [--ops read,write] [--client raw|connection] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
  * </pre>
  *
  * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
@@ -77,7 +85,10 @@ public final class MasterVsRedis {
         List<String> ops = flags.list("ops", List.of("read", "write"), List.of("read", "write"));
         masterPid = flags.integer("master-pid", 0, 0, Integer.MAX_VALUE);
         redisPid = flags.integer("redis-pid", 0, 0, Integer.MAX_VALUE);
+        rawClient = flags.choice("client", "raw", List.of("raw", "connection")).equals("raw");
         flags.checkAllUsed();
+        System.out.println("our client: " + (rawClient ? "raw (pre-encoded frames, answers counted by their headers, as "
+                + "redis-benchmark does)" : "MasterConnection (the sidecar's client: a future and a table entry a request)"));
 
         byte[][] values = sectionValues();
         System.out.printf("section values: %d, %d, %d bytes (codec-encoded client records)%n",
@@ -222,6 +233,14 @@ public final class MasterVsRedis {
         }
     }
 
+    /**
+     * Whether our side runs as redis-benchmark does (the default): each connection writes its batch of pre-encoded
+     * frames in one write and counts the answers by their 16-byte headers, checking each status; else through
+     * {@link MasterConnection}, the sidecar's client, which costs a future, a table entry and a decode a request
+     * (it measured about twice the raw client's CPU, and did not set the pace: RESULTS.md 12.8).
+     */
+    static boolean rawClient = true;
+
     /** The pids of the master and of redis-server, for their CPU time per request (0: not measured). */
     static long masterPid;
     static long redisPid;
@@ -257,6 +276,9 @@ public final class MasterVsRedis {
                     : codec.encode(new WriteRequest(ids[i], List.of(new SectionDelta(SECTIONS[0], Map.of("value", values[0]),
                             List.of()))));
         }
+        if (rawClient) {
+            return runRaw(group, master, bodies, op.equals("read") ? Opcodes.READ : Opcodes.WRITE, connections, depth, seconds);
+        }
         List<MasterConnection> conns = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             conns.add(MasterConnection.connect(group, master, MasterConnectionOptions.DEFAULT, null).join());
@@ -266,15 +288,162 @@ public final class MasterVsRedis {
             runLoops(conns, bodies, op, depth, Math.max(1, seconds / 2), null);
             Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
             double cpu = cpuMicros(masterPid);
+            double self = cpuMicros(ProcessHandle.current().pid());
             long start = System.nanoTime();
             long requests = runLoops(conns, bodies, op, depth, seconds, histogram);
             double elapsed = (System.nanoTime() - start) / 1e9;
+            printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
             return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
                     histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
         } finally {
             for (MasterConnection c : conns) {
                 c.close();
             }
+        }
+    }
+
+    /** Our client's CPU per request (this whole process): whether it, rather than the master, set the pace. */
+    static void printClientCpu(double micros, long requests) {
+        System.out.printf(Locale.ROOT, "  our client: %.2f us of CPU a request%n", micros / requests);
+    }
+
+    /** {@link #runMaster} with the raw client: a warm-up, then the measured run. */
+    static Result runRaw(EventLoopGroup group, InetSocketAddress master, byte[][] bodies, int opcode, int connections,
+                         int depth, int seconds) throws Exception {
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (int i = 0; i < connections; i++) {
+                channels.add(new Bootstrap().group(group).channel(NioSocketChannel.class)
+                        .option(ChannelOption.TCP_NODELAY, true)
+                        .handler(new ChannelInboundHandlerAdapter())
+                        .connect(master).sync().channel());
+            }
+            runRawLoops(channels, bodies, opcode, depth, Math.max(1, seconds / 2), null);
+            Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+            double cpu = cpuMicros(masterPid);
+            double self = cpuMicros(ProcessHandle.current().pid());
+            long start = System.nanoTime();
+            long requests = runRawLoops(channels, bodies, opcode, depth, seconds, histogram);
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
+            return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
+        } finally {
+            for (Channel c : channels) {
+                c.close().sync();
+            }
+        }
+    }
+
+    static long runRawLoops(List<Channel> channels, byte[][] bodies, int opcode, int depth, int seconds,
+                            Histogram histogram) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<CompletableFuture<Long>> loops = new ArrayList<>();
+        for (Channel c : channels) {
+            RawLoop loop = new RawLoop(c, bodies, opcode, depth, deadline, histogram);
+            c.eventLoop().execute(() -> {
+                c.pipeline().addLast(loop);
+                loop.nextBatch();
+            });
+            loops.add(loop.done);
+        }
+        long total = 0;
+        for (CompletableFuture<Long> f : loops) {
+            total += f.get(seconds + 60L, TimeUnit.SECONDS);
+        }
+        return total;
+    }
+
+    /**
+     * One connection's closed loop of batches, as redis-benchmark -P runs it: {@code depth} frames of randomly chosen
+     * sessions in one write, then the answers counted by their headers (status checked, body skipped), then the next
+     * batch. Runs on the channel's event loop only; removes itself when done.
+     */
+    static final class RawLoop extends ChannelInboundHandlerAdapter {
+        final Channel channel;
+        final byte[][] bodies;
+        final int opcode;
+        final int depth;
+        final long deadline;
+        final Histogram histogram;
+        final CompletableFuture<Long> done = new CompletableFuture<>();
+        /** Answer bytes not yet a whole frame. */
+        ByteBuf pending;
+        long answered;
+        int outstanding;
+        int nextId = 1;
+        long batchStart;
+
+        RawLoop(Channel channel, byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
+            this.channel = channel;
+            this.bodies = bodies;
+            this.opcode = opcode;
+            this.depth = depth;
+            this.deadline = deadline;
+            this.histogram = histogram;
+        }
+
+        void nextBatch() {
+            if (System.nanoTime() >= deadline) {
+                channel.pipeline().remove(this);
+                done.complete(answered);
+                return;
+            }
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            ByteBuf out = channel.alloc().directBuffer(depth * (FrameHeader.BYTES + bodies[0].length + 64));
+            for (int i = 0; i < depth; i++) {
+                byte[] body = bodies[random.nextInt(bodies.length)];
+                FrameHeader.write(out, opcode, 0, 0, nextId, body.length);
+                out.writeBytes(body);
+                nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
+            }
+            outstanding = depth;
+            batchStart = System.nanoTime();
+            channel.writeAndFlush(out);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            if (pending != null) {
+                pending.writeBytes(in);
+                in.release();
+                in = pending;
+                pending = null;
+            }
+            while (in.readableBytes() >= FrameHeader.BYTES) {
+                int start = in.readerIndex();
+                long length = in.getUnsignedInt(start + FrameHeader.LENGTH_OFFSET);
+                if (in.readableBytes() < FrameHeader.BYTES + length) {
+                    break;
+                }
+                int status = in.getUnsignedByte(start + 7);
+                in.skipBytes(FrameHeader.BYTES + (int) length);
+                if (status != 0) {
+                    in.release();
+                    done.completeExceptionally(new IllegalStateException("the master answered status " + status));
+                    ctx.close();
+                    return;
+                }
+                answered++;
+                if (--outstanding == 0) {
+                    if (histogram != null) {
+                        histogram.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - batchStart) / 1000));
+                    }
+                    nextBatch();
+                }
+            }
+            if (in.isReadable()) {
+                pending = ctx.alloc().buffer(Math.max(in.readableBytes() * 2, 4096));
+                pending.writeBytes(in);
+            }
+            in.release();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            done.completeExceptionally(cause);
+            ctx.close();
         }
     }
 
