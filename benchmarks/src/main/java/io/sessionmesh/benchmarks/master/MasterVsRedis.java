@@ -342,7 +342,7 @@ public final class MasterVsRedis {
         for (Channel c : channels) {
             RawLoop loop = new RawLoop(c, bodies, opcode, depth, deadline, histogram);
             c.eventLoop().execute(() -> {
-                c.pipeline().addLast(loop);
+                c.pipeline().addLast(loop.reader);
                 loop.nextBatch();
             });
             loops.add(loop.done);
@@ -355,41 +355,35 @@ public final class MasterVsRedis {
     }
 
     /**
-     * One connection's closed loop of batches, as redis-benchmark -P runs it: {@code depth} frames of randomly chosen
-     * sessions in one write, then the answers counted by their headers (status checked, body skipped), then the next
-     * batch. Runs on the channel's event loop only; removes itself when done.
+     * {@link BatchLoop} on a bare channel, as redis-benchmark runs: the batch's frames in one buffer and one write, the
+     * answers counted by their headers (status checked, body skipped). Its {@link #reader} is in the channel's pipeline
+     * while the loop runs.
      */
-    static final class RawLoop extends ChannelInboundHandlerAdapter {
+    static final class RawLoop extends BatchLoop {
         final Channel channel;
-        final byte[][] bodies;
-        final int opcode;
-        final int depth;
-        final long deadline;
-        final Histogram histogram;
-        final CompletableFuture<Long> done = new CompletableFuture<>();
+        int nextId = 1;
         /** Answer bytes not yet a whole frame. */
         ByteBuf pending;
-        long answered;
-        int outstanding;
-        int nextId = 1;
-        long batchStart;
+        final ChannelInboundHandlerAdapter reader = new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                read(ctx, (ByteBuf) msg);
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                done.completeExceptionally(cause);
+                ctx.close();
+            }
+        };
 
         RawLoop(Channel channel, byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
+            super(bodies, opcode, depth, deadline, histogram);
             this.channel = channel;
-            this.bodies = bodies;
-            this.opcode = opcode;
-            this.depth = depth;
-            this.deadline = deadline;
-            this.histogram = histogram;
         }
 
-        void nextBatch() {
-            if (System.nanoTime() >= deadline) {
-                channel.pipeline().remove(this);
-                done.complete(answered);
-                return;
-            }
-            ThreadLocalRandom random = ThreadLocalRandom.current();
+        @Override
+        void send(ThreadLocalRandom random) {
             ByteBuf out = channel.alloc().directBuffer(depth * (FrameHeader.BYTES + bodies[0].length + 64));
             for (int i = 0; i < depth; i++) {
                 byte[] body = bodies[random.nextInt(bodies.length)];
@@ -397,53 +391,45 @@ public final class MasterVsRedis {
                 out.writeBytes(body);
                 nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
             }
-            outstanding = depth;
-            batchStart = System.nanoTime();
             channel.writeAndFlush(out);
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf in = (ByteBuf) msg;
+        void finished() {
+            channel.pipeline().remove(reader);
+        }
+
+        private void read(ChannelHandlerContext ctx, ByteBuf msg) {
+            ByteBuf in = msg;
             if (pending != null) {
-                pending.writeBytes(in);
-                in.release();
+                pending.writeBytes(msg);
+                msg.release();
                 in = pending;
                 pending = null;
             }
-            while (in.readableBytes() >= FrameHeader.BYTES) {
-                int start = in.readerIndex();
-                long length = in.getUnsignedInt(start + FrameHeader.LENGTH_OFFSET);
-                if (in.readableBytes() < FrameHeader.BYTES + length) {
-                    break;
-                }
-                int status = in.getUnsignedByte(start + 7);
-                in.skipBytes(FrameHeader.BYTES + (int) length);
-                if (status != 0) {
-                    in.release();
-                    done.completeExceptionally(new IllegalStateException("the master answered status " + status));
-                    ctx.close();
-                    return;
-                }
-                answered++;
-                if (--outstanding == 0) {
-                    if (histogram != null) {
-                        histogram.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - batchStart) / 1000));
+            try {
+                while (in.readableBytes() >= FrameHeader.BYTES) {
+                    int start = in.readerIndex();
+                    long length = in.getUnsignedInt(start + FrameHeader.LENGTH_OFFSET);
+                    if (in.readableBytes() < FrameHeader.BYTES + length) {
+                        break;
                     }
-                    nextBatch();
+                    int status = in.getUnsignedByte(start + 7);
+                    in.skipBytes(FrameHeader.BYTES + (int) length);
+                    if (status != 0) {
+                        done.completeExceptionally(new IllegalStateException("the master answered status " + status));
+                        ctx.close();
+                        return;
+                    }
+                    answeredOne();
                 }
+                if (in.isReadable()) {
+                    pending = ctx.alloc().buffer(Math.max(in.readableBytes() * 2, 4096));
+                    pending.writeBytes(in);
+                }
+            } finally {
+                in.release();
             }
-            if (in.isReadable()) {
-                pending = ctx.alloc().buffer(Math.max(in.readableBytes() * 2, 4096));
-                pending.writeBytes(in);
-            }
-            in.release();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            done.completeExceptionally(cause);
-            ctx.close();
         }
     }
 
@@ -464,9 +450,12 @@ public final class MasterVsRedis {
         return total;
     }
 
-    /** One connection's closed loop of batches; runs on the connection's event loop only. */
-    static final class Loop {
-        final MasterConnection conn;
+    /**
+     * One connection's closed loop of batches: {@code depth} requests of randomly chosen sessions, the next batch once
+     * every answer is in, each answer's latency counted from its batch's send (what redis-benchmark -P does). Runs on
+     * the connection's event loop only.
+     */
+    abstract static class BatchLoop {
         final byte[][] bodies;
         final int opcode;
         final int depth;
@@ -477,8 +466,7 @@ public final class MasterVsRedis {
         int outstanding;
         long batchStart;
 
-        Loop(MasterConnection conn, byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
-            this.conn = conn;
+        BatchLoop(byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
             this.bodies = bodies;
             this.opcode = opcode;
             this.depth = depth;
@@ -486,26 +474,27 @@ public final class MasterVsRedis {
             this.histogram = histogram;
         }
 
-        void nextBatch() {
+        /** Sends the next batch, or past the deadline completes {@link #done}. */
+        final void nextBatch() {
             if (System.nanoTime() >= deadline) {
+                finished();
                 done.complete(answered);
                 return;
             }
             outstanding = depth;
             batchStart = System.nanoTime();
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            for (int i = 0; i < depth; i++) {
-                byte[] body = bodies[random.nextInt(bodies.length)];
-                conn.send(new MasterRequest.Prepared(opcode, body), false).whenComplete((r, e) -> answered(e));
-            }
-            conn.flush();
+            send(ThreadLocalRandom.current());
         }
 
-        void answered(Throwable e) {
-            if (e != null) {
-                done.completeExceptionally(e);
-                return;
-            }
+        /** Sends {@code depth} requests of random sessions. */
+        abstract void send(ThreadLocalRandom random);
+
+        /** Called once the loop is over, before {@link #done} completes. */
+        void finished() {
+        }
+
+        /** One answer in: its latency; the next batch once all of this one's are in. */
+        final void answeredOne() {
             if (histogram != null) {
                 histogram.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - batchStart) / 1000));
             }
@@ -513,6 +502,31 @@ public final class MasterVsRedis {
             if (--outstanding == 0) {
                 nextBatch();
             }
+        }
+    }
+
+    /** {@link BatchLoop} through {@link MasterConnection}. */
+    static final class Loop extends BatchLoop {
+        final MasterConnection conn;
+
+        Loop(MasterConnection conn, byte[][] bodies, int opcode, int depth, long deadline, Histogram histogram) {
+            super(bodies, opcode, depth, deadline, histogram);
+            this.conn = conn;
+        }
+
+        @Override
+        void send(ThreadLocalRandom random) {
+            for (int i = 0; i < depth; i++) {
+                byte[] body = bodies[random.nextInt(bodies.length)];
+                conn.send(new MasterRequest.Prepared(opcode, body), false).whenComplete((r, e) -> {
+                    if (e != null) {
+                        done.completeExceptionally(e);
+                    } else {
+                        answeredOne();
+                    }
+                });
+            }
+            conn.flush();
         }
     }
 
