@@ -293,13 +293,7 @@ public final class SessionMeshClient implements AutoCloseable {
         }
 
         public SessionMeshClient build() {
-            boolean tcp = "http".equals(sidecar.getScheme()) && sidecar.getHost() != null && sidecar.getPort() > 0;
-            boolean unix = "unix".equals(sidecar.getScheme()) && sidecar.getHost() == null && sidecar.getPath() != null
-                    && sidecar.getPath().startsWith("/");
-            if (!tcp && !unix) {
-                throw new IllegalArgumentException("sidecar = " + sidecar
-                        + ": expected http://host:port or unix:/path/to/sidecar.sock (the sidecar's unix-socket)");
-            }
+            SidecarHttp.checkUri(sidecar);
             positive("connectTimeout", connectTimeout);
             positive("requestTimeout", requestTimeout);
             if (poolSize < 1 || poolSize > 10_000) {

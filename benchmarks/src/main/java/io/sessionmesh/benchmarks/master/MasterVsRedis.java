@@ -284,22 +284,52 @@ public final class MasterVsRedis {
             conns.add(MasterConnection.connect(group, master, MasterConnectionOptions.DEFAULT, null).join());
         }
         try {
-            // Warm-up (JIT on both sides), then the measured run, same loop.
-            runLoops(conns, bodies, op, depth, Math.max(1, seconds / 2), null);
-            Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
-            double cpu = cpuMicros(masterPid);
-            double self = cpuMicros(ProcessHandle.current().pid());
-            long start = System.nanoTime();
-            long requests = runLoops(conns, bodies, op, depth, seconds, histogram);
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
-            return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
+            int opcode = op.equals("read") ? Opcodes.READ : Opcodes.WRITE;
+            return measure((deadline, histogram) -> {
+                List<BatchLoop> loops = new ArrayList<>();
+                for (MasterConnection c : conns) {
+                    Loop loop = new Loop(c, bodies, opcode, depth, deadline, histogram);
+                    c.eventLoop().execute(loop::nextBatch);
+                    loops.add(loop);
+                }
+                return loops;
+            }, seconds);
         } finally {
             for (MasterConnection c : conns) {
                 c.close();
             }
         }
+    }
+
+    /** Starts one {@link BatchLoop} per connection, on its event loop, running until {@code deadline}. */
+    interface LoopStarter {
+        List<BatchLoop> start(long deadline, Histogram histogram);
+    }
+
+    /**
+     * A warm-up (JIT on both sides), then the measured run, the same loops: throughput, latency and the master's CPU
+     * per request; our client's CPU per request is printed.
+     */
+    static Result measure(LoopStarter starter, int seconds) throws Exception {
+        runLoops(starter, Math.max(1, seconds / 2), null);
+        Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        double cpu = cpuMicros(masterPid);
+        double self = cpuMicros(ProcessHandle.current().pid());
+        long start = System.nanoTime();
+        long requests = runLoops(starter, seconds, histogram);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
+        return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
+    }
+
+    /** Runs the loops {@code starter} starts for {@code seconds}; returns the requests answered. */
+    static long runLoops(LoopStarter starter, int seconds, Histogram histogram) throws Exception {
+        long total = 0;
+        for (BatchLoop loop : starter.start(System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds), histogram)) {
+            total += loop.done.get(seconds + 60L, TimeUnit.SECONDS);
+        }
+        return total;
     }
 
     /** Our client's CPU per request (this whole process): whether it, rather than the master, set the pace. */
@@ -318,40 +348,23 @@ public final class MasterVsRedis {
                         .handler(new ChannelInboundHandlerAdapter())
                         .connect(master).sync().channel());
             }
-            runRawLoops(channels, bodies, opcode, depth, Math.max(1, seconds / 2), null);
-            Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
-            double cpu = cpuMicros(masterPid);
-            double self = cpuMicros(ProcessHandle.current().pid());
-            long start = System.nanoTime();
-            long requests = runRawLoops(channels, bodies, opcode, depth, seconds, histogram);
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
-            return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                    histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
+            return measure((deadline, histogram) -> {
+                List<BatchLoop> loops = new ArrayList<>();
+                for (Channel c : channels) {
+                    RawLoop loop = new RawLoop(c, bodies, opcode, depth, deadline, histogram);
+                    c.eventLoop().execute(() -> {
+                        c.pipeline().addLast(loop.reader);
+                        loop.nextBatch();
+                    });
+                    loops.add(loop);
+                }
+                return loops;
+            }, seconds);
         } finally {
             for (Channel c : channels) {
                 c.close().sync();
             }
         }
-    }
-
-    static long runRawLoops(List<Channel> channels, byte[][] bodies, int opcode, int depth, int seconds,
-                            Histogram histogram) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<CompletableFuture<Long>> loops = new ArrayList<>();
-        for (Channel c : channels) {
-            RawLoop loop = new RawLoop(c, bodies, opcode, depth, deadline, histogram);
-            c.eventLoop().execute(() -> {
-                c.pipeline().addLast(loop.reader);
-                loop.nextBatch();
-            });
-            loops.add(loop.done);
-        }
-        long total = 0;
-        for (CompletableFuture<Long> f : loops) {
-            total += f.get(seconds + 60L, TimeUnit.SECONDS);
-        }
-        return total;
     }
 
     /**
@@ -431,23 +444,6 @@ public final class MasterVsRedis {
                 in.release();
             }
         }
-    }
-
-    /** Runs every connection's batch loop for {@code seconds}; returns the requests answered. */
-    static long runLoops(List<MasterConnection> conns, byte[][] bodies, String op, int depth, int seconds,
-                         Histogram histogram) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<CompletableFuture<Long>> loops = new ArrayList<>();
-        for (MasterConnection c : conns) {
-            Loop loop = new Loop(c, bodies, op.equals("read") ? Opcodes.READ : Opcodes.WRITE, depth, deadline, histogram);
-            c.eventLoop().execute(loop::nextBatch);
-            loops.add(loop.done);
-        }
-        long total = 0;
-        for (CompletableFuture<Long> f : loops) {
-            total += f.get(seconds + 60L, TimeUnit.SECONDS);
-        }
-        return total;
     }
 
     /**

@@ -81,21 +81,15 @@ public final class SidecarHttp implements Closeable {
      * @throws IllegalArgumentException for any other URI
      */
     public SidecarHttp(URI base, Duration connectTimeout, Duration requestTimeout, int poolSize, int maxBodyBytes) {
+        checkUri(base);
         if ("unix".equals(base.getScheme())) {
-            String path = base.getPath();
-            if (path == null || !path.startsWith("/") || base.getHost() != null || base.getQuery() != null) {
-                throw new IllegalArgumentException("sidecar URI " + base + ": expected unix:/absolute/path/to/sidecar.sock");
-            }
-            this.address = UnixDomainSocketAddress.of(Path.of(path));
-            this.where = "unix:" + path;
+            this.address = UnixDomainSocketAddress.of(Path.of(base.getPath()));
+            this.where = "unix:" + base.getPath();
             this.hostHeader = "localhost";
-        } else if ("http".equals(base.getScheme()) && base.getHost() != null) {
-            int port = base.getPort() < 0 ? 80 : base.getPort();
-            this.address = InetSocketAddress.createUnresolved(base.getHost(), port);
-            this.where = base.getHost() + ":" + port;
-            this.hostHeader = where;
         } else {
-            throw new IllegalArgumentException("sidecar URI " + base + ": expected http://host:port or unix:/path/to/sidecar.sock");
+            this.address = InetSocketAddress.createUnresolved(base.getHost(), base.getPort());
+            this.where = base.getHost() + ":" + base.getPort();
+            this.hostHeader = where;
         }
         this.connectTimeoutMillis = (int) connectTimeout.toMillis();
         this.requestTimeoutMillis = (int) requestTimeout.toMillis();
@@ -106,6 +100,21 @@ public final class SidecarHttp implements Closeable {
         this.timeoutWatch = new Thread(this::watchTimeouts, "sessionmesh-sidecar-timeouts");
         timeoutWatch.setDaemon(true);
         timeoutWatch.start();
+    }
+
+    /**
+     * Checks a sidecar URI: {@code http://host:port} (the port given) or {@code unix:/absolute/path}.
+     *
+     * @throws IllegalArgumentException naming the URI and the forms expected
+     */
+    public static void checkUri(URI uri) {
+        boolean tcp = "http".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0;
+        boolean unix = "unix".equals(uri.getScheme()) && uri.getHost() == null && uri.getQuery() == null
+                && uri.getPath() != null && uri.getPath().startsWith("/");
+        if (!tcp && !unix) {
+            throw new IllegalArgumentException("sidecar URI " + uri
+                    + ": expected http://host:port or unix:/path/to/sidecar.sock (the sidecar's unix-socket)");
+        }
     }
 
     /** An answer: status, content type (may be null) and body. */

@@ -247,7 +247,7 @@ class SidecarHttpTest {
 
     @Test
     void sidecarUris_otherThanHttpOrAnAbsoluteUnixPath_areRefused() {
-        for (String bad : new String[] {"https://127.0.0.1:7500", "unix:relative.sock", "unix://host/x.sock", "file:/tmp/x"}) {
+        for (String bad : new String[] {"https://127.0.0.1:7500", "http://127.0.0.1", "unix:relative.sock", "unix://host/x.sock", "file:/tmp/x"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> new SidecarHttp(URI.create(bad), Duration.ofSeconds(1), Duration.ofSeconds(1), 2, 1 << 20), bad);
             assertTrue(e.getMessage().contains(bad), e.getMessage());
