@@ -11,6 +11,7 @@
 #   IO_THREADS    the master's I/O thread counts to run, "1 2" by default
 #   MVR_ARGS      more MasterVsRedis flags, e.g. "--ops write --connections 4,16,64 --pipeline 16"
 #   MASTER_JAVA_OPTS  more JVM flags for the master (a JFR recording, say); @IO@ becomes the thread count
+#   MASTER_FLAGS  more master settings, e.g. "--io-transport nio"
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
 #   HEAP=0        skip the heap-per-session part
 #   STAMP         the results' name suffix, the date by default
@@ -39,7 +40,7 @@ wait_port "$redis_port"
 redis_pid=${pids[0]}
 for io in ${IO_THREADS:-1 2}; do
   java -Xms2g -Xmx2g $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
-    > "benchmarks/target/master-io$io.log" 2>&1 &
+    ${MASTER_FLAGS:-} > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
   wait_port "$master_port"
   echo "== master with $io I/O thread(s)"

@@ -3,9 +3,10 @@ package io.sessionmesh.client;
 import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.testing.ServerProcess;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -20,23 +21,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A client on the sidecar's Unix domain socket ({@code unix-socket}, {@code unix:} URI), with real master and sidecar
  * processes: the same sessions as over TCP, the socket file only for its user and group, and gone once the sidecar
- * stops.
+ * stops. On both of the servers' socket transports ({@code io-transport}): epoll, the default on Linux, and NIO.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientUnixSocketIT {
     @TempDir
     Path dir;
 
-    @Test
-    void aClientOnTheUnixSocket_andOneOnTcp_seeTheSameSessions() throws Exception {
+    @ParameterizedTest(name = "io-transport {0}")
+    @ValueSource(strings = {"epoll", "nio"})
+    void aClientOnTheUnixSocket_andOneOnTcp_seeTheSameSessions(String transport) throws Exception {
         Path sock = dir.resolve("sidecar.sock");
         Files.writeString(dir.resolve("unrelated"), "x");
         try (ServerProcess master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
-                "../master-store/target/sessionmesh-master.jar"), "--port", "0"));
+                "../master-store/target/sessionmesh-master.jar"), "--port", "0", "--io-transport", transport));
              ServerProcess sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
                 "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
-                "--admin-port", "0", "--vnodes", "256", "--unix-socket", sock.toString()))) {
+                "--admin-port", "0", "--vnodes", "256", "--unix-socket", sock.toString(), "--io-transport", transport))) {
             sidecar.awaitHealthy();
+            assertTrue(master.output.stream().anyMatch(l -> l.matches("\\s*io-transport\\s+" + transport)), String.join("\n", master.output));
+            assertTrue(sidecar.output.stream().anyMatch(l -> l.matches("\\s*io-transport\\s+" + transport)), String.join("\n", sidecar.output));
             assertTrue(Files.exists(sock), "the socket file is made at start");
             assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(sock)));
             assertTrue(sidecar.output.stream().anyMatch(l -> l.contains("also on unix:" + sock)), String.join("\n", sidecar.output));

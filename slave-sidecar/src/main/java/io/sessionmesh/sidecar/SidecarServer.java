@@ -11,25 +11,20 @@ import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.sidecar.service.InvalidationHandler;
 import io.sessionmesh.sidecar.service.SidecarService;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.io.IoTransport;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -77,13 +72,11 @@ public final class SidecarServer implements AutoCloseable {
 
     private SidecarServer(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
         this.config = config;
-        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-accept", true), NioIoHandler.newFactory());
-        this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("sidecar-io", true),
-                NioIoHandler.newFactory());
-        this.masterLoops = new MultiThreadIoEventLoopGroup(config.masterIoThreads(), new DefaultThreadFactory("sidecar-master",
-                true), NioIoHandler.newFactory());
-        this.adminLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sidecar-admin", true),
-                NioIoHandler.newFactory());
+        IoTransport io = config.ioTransport();
+        this.boss = io.eventLoops(1, "sidecar-accept");
+        this.workers = io.eventLoops(config.ioThreads(), "sidecar-io");
+        this.masterLoops = io.eventLoops(config.masterIoThreads(), "sidecar-master");
+        this.adminLoop = io.eventLoops(1, "sidecar-admin");
         SidecarMetrics metrics = new SidecarMetrics();
         MasterConnectionOptions connection = MasterConnectionOptions.builder()
                 .connectTimeout(config.masterConnectTimeout())
@@ -146,7 +139,7 @@ public final class SidecarServer implements AutoCloseable {
     private Channel bind(String host, int port, SidecarHttpInitializer pipeline) throws InterruptedException {
         return new ServerBootstrap()
                 .group(boss, pipeline.isAdmin() ? adminLoop : workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(config.ioTransport().serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
@@ -167,11 +160,11 @@ public final class SidecarServer implements AutoCloseable {
         }
         Channel ch = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(NioServerDomainSocketChannel.class)
+                .channel(config.ioTransport().serverDomainSocketChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                 .childHandler(pipeline)
-                .bind(UnixDomainSocketAddress.of(path)).sync().channel();
+                .bind(config.ioTransport().domainSocketAddress(path)).sync().channel();
         try {
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-rw----"));
         } catch (IOException | UnsupportedOperationException e) {

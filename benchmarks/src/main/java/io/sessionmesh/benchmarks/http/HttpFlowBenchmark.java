@@ -98,13 +98,18 @@ public final class HttpFlowBenchmark {
             Path log = o.out().resolve(system + "-app.log");
             System.out.println("starting " + system + " (" + o.profile() + " sessions)");
             if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
-                int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"), List.of());
+                int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"),
+                        o.masterFlags());
                 long masterPid = processes.lastPid();
                 // a short path of its own (a socket's path is at most 107 bytes), removed by the sidecar when it stops
                 Path socket = system.equals(HttpFlowOptions.SESSIONMESH_UNIX)
                         ? Files.createTempDirectory("sm-http-flow").resolve("sidecar.sock") : null;
+                List<String> sidecarFlags = new ArrayList<>(o.sidecarFlags());
+                if (socket != null) {
+                    sidecarFlags.addAll(List.of("--unix-socket", socket.toString()));
+                }
                 int[] sidecar = processes.sidecar(o.sidecarJar(), master, jvm(o, ServerProcesses.SIDECAR_JVM, system + "-sidecar"),
-                        socket == null ? List.of() : List.of("--unix-socket", socket.toString()));
+                        sidecarFlags);
                 long sidecarPid = processes.lastPid();
                 ServerProcesses.awaitMaster(sidecar[1]);
                 args.add("--sessionmesh.sidecar-uri=" + (socket == null ? "http://127.0.0.1:" + sidecar[0] : "unix:" + socket));

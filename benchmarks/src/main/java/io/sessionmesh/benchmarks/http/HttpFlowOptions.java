@@ -33,12 +33,14 @@ import java.util.Map;
  *   <tr><td>--jfr</td><td>off</td><td>a flight recording (settings=profile) of every server process, in --out</td></tr>
  *   <tr><td>--agent</td><td>none</td><td>a native agent every server JVM loads at start ({@code -agentpath:}), idle until
  *       told: async-profiler's library, started and stopped from outside once the flows are warm (RESULTS.md 12.2)</td></tr>
+ *   <tr><td>--master-flags, --sidecar-flags</td><td>none</td><td>settings added to every SessionMesh master's or
+ *       sidecar's command line, split at spaces: {@code --sidecar-flags="--io-transport nio"}</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/http-flow-DATE</td><td>http-flow.json, http-flow.md, the processes' logs</td></tr>
  * </table>
  */
 record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
                        Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
-                       Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path out) {
+                       List<String> masterFlags, List<String> sidecarFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path out) {
     static final String SESSIONMESH = "sessionmesh";
     /** SessionMesh with the service on the sidecar's Unix domain socket ({@code unix-socket}) instead of TCP. */
     static final String SESSIONMESH_UNIX = "sessionmesh-unix";
@@ -65,6 +67,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                   --redis 127.0.0.1:6379 --redis-database 12   Spring Session's Redis
                   --jfr                   flight recordings of the server processes, in --out
                   --agent <lib.so>        loaded by every server JVM at start (-agentpath), e.g. async-profiler's
+                  --master-flags="..." --sidecar-flags="..."   settings added to SessionMesh's master and sidecar,
+                                          e.g. --sidecar-flags="--io-transport nio"
                   --out benchmarks/results/http-flow-DATE
                 """;
     }
@@ -83,12 +87,16 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         boolean jfr = s.bool("jfr", false);
         Path agent = s.path("agent", null);
         return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, prewarm, redis, database,
-                jfr, agent,
+                jfr, agent, flags(s.string("master-flags", "")), flags(s.string("sidecar-flags", "")),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                 s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
                 s.path("baseline-jar", "example-spring-session/target/sessionmesh-example-spring-session-exec.jar"),
                 s.path("out", "benchmarks/results/http-flow-" + LocalDate.now(ZoneOffset.UTC)));
+    }
+
+    private static List<String> flags(String line) {
+        return line.isBlank() ? List.of() : List.of(line.trim().split("\\s+"));
     }
 
     /** The flags from the command line (for tests). */
@@ -113,6 +121,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         m.put("redis", redis.getHostString() + ":" + redis.getPort() + "/" + redisDatabase);
         m.put("jfr", jfr);
         m.put("agent", agent == null ? "none" : agent.toString());
+        m.put("master_flags", masterFlags);
+        m.put("sidecar_flags", sidecarFlags);
         return m;
     }
 }

@@ -14,6 +14,7 @@ import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The index {@link SessionSectionsProcessor} writes: for each handler that declares sections, its HTTP methods, URL
@@ -38,6 +39,12 @@ public final class SectionIndex {
     }
 
     private final Map<String, Entry> byHandler;
+    /**
+     * {@link #forMethod}'s answers, so that a request does not build the method's key string again; {@link #NONE} for
+     * a method without sections. Bounded by the application's handler methods.
+     */
+    private final Map<Method, Entry> byMethod = new ConcurrentHashMap<>();
+    private static final Entry NONE = new Entry("", List.of(), List.of(), List.of());
 
     private SectionIndex(Map<String, Entry> byHandler) {
         this.byHandler = Collections.unmodifiableMap(byHandler);
@@ -76,7 +83,12 @@ public final class SectionIndex {
 
     /** The entry of a handler method, or null when it declares no sections. */
     public Entry forMethod(Method method) {
-        return byHandler.get(key(method));
+        Entry e = byMethod.get(method);
+        if (e == null) {
+            e = byHandler.getOrDefault(key(method), NONE);
+            byMethod.put(method, e);
+        }
+        return e == NONE ? null : e;
     }
 
     public Entry forHandler(String key) {

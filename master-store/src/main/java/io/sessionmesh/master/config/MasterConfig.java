@@ -7,6 +7,7 @@ import io.sessionmesh.registry.RegistryConfig;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
+import io.sessionmesh.wire.io.IoTransport;
 import io.sessionmesh.wire.tls.TlsFiles;
 import io.sessionmesh.wire.transport.TransportLimits;
 
@@ -26,6 +27,9 @@ import java.util.Map;
  *   <tr><td>bind</td><td>127.0.0.1</td><td>address to listen on</td></tr>
  *   <tr><td>port</td><td>{@value #DEFAULT_PORT}</td><td>TCP port; 0 picks a free one (printed at start)</td></tr>
  *   <tr><td>io-threads</td><td>number of cores</td><td>Netty event loop threads</td></tr>
+ *   <tr><td>io-transport</td><td>auto</td><td>the sockets' event loops: {@code epoll} (Linux's, through Netty's
+ *       native library: less CPU a request), {@code nio} (the JDK's selector, anywhere), or {@code auto}: epoll where
+ *       its library loads, else nio ({@link IoTransport})</td></tr>
  *   <tr><td>max-connections</td><td>{@value #DEFAULT_MAX_CONNECTIONS}</td><td>open connections; more are answered UNAVAILABLE and closed</td></tr>
  *   <tr><td>max-in-flight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>requests of one connection read but not yet answered on the socket</td></tr>
  *   <tr><td>max-frame</td><td>32m</td><td>body of one frame; a larger one is answered TOO_LARGE and skipped</td></tr>
@@ -88,6 +92,7 @@ public final class MasterConfig {
     private final String bind;
     private final int port;
     private final int ioThreads;
+    private final IoTransport ioTransport;
     private final int maxConnections;
     private final int maxInFlight;
     private final int maxFrameBytes;
@@ -109,6 +114,9 @@ public final class MasterConfig {
         bind = c.string("bind", "127.0.0.1");
         port = c.port("port", DEFAULT_PORT);
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
+        String transport = c.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
+        ioTransport = IoTransport.choose(transport);
+        c.show("io-transport", IoTransport.describe(transport, ioTransport));
         maxConnections = c.integer("max-connections", DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
         maxInFlight = c.integer("max-in-flight", DEFAULT_MAX_IN_FLIGHT, 1, 1 << 20);
         maxFrameBytes = (int) c.size("max-frame", DEFAULT_MAX_FRAME_BYTES, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
@@ -228,6 +236,11 @@ public final class MasterConfig {
 
     public int port() {
         return port;
+    }
+
+    /** The sockets' transport, epoll or NIO: {@code io-transport}. */
+    public IoTransport ioTransport() {
+        return ioTransport;
     }
 
     public int ioThreads() {

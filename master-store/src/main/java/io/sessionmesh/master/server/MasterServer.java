@@ -18,12 +18,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,9 +65,8 @@ public final class MasterServer implements AutoCloseable {
     private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
         this.config = config;
         this.store = store;
-        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("master-accept", true), NioIoHandler.newFactory());
-        this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("master-io", true),
-                NioIoHandler.newFactory());
+        this.boss = config.ioTransport().eventLoops(1, "master-accept");
+        this.workers = config.ioTransport().eventLoops(config.ioThreads(), "master-io");
         this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "master-timers");
             t.setDaemon(true);
@@ -90,7 +85,7 @@ public final class MasterServer implements AutoCloseable {
             }
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(config.ioTransport().serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.SO_KEEPALIVE, true)

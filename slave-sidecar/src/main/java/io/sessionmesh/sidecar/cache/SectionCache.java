@@ -230,30 +230,44 @@ public final class SectionCache {
         return new SessionEntry(id, id, ticker.read() + maxTtlNanos, epoch);
     }
 
+    /** What {@link #startWrite} tells a write: the entry incarnation that counts it, and whether to ask for wholes. */
+    public record WriteStart(long incarnation, boolean wantsWhole) {
+    }
+
+    private static final WriteStart UNCACHED_WRITE = new WriteStart(0, false);
+
     /**
-     * Whether a write of these sections should ask its master for them whole: the cache is on, and some are not cached
-     * in this lease epoch, so the deltas alone cannot make them (a section the write creates, version 1, can be).
+     * A write of these sections starts: fills of reads that began before it will be refused. In the same single
+     * look-up of the session's entry, tells whether the write should ask its master for the sections whole: the cache
+     * is on, and some are not cached in this lease epoch, so the deltas alone cannot make them (a section the write
+     * creates, version 1, can be).
+     *
+     * @return the incarnation for {@link #writeAcknowledged} and {@link #writeFailed}, and whether to ask for wholes
      */
-    public boolean wantsWhole(String sessionId, List<String> names, int epoch) {
+    public WriteStart startWrite(String sessionId, int epoch, List<String> names) {
+        if (!enabled) {
+            return UNCACHED_WRITE;
+        }
+        boolean[] whole = new boolean[1];
+        long incarnation = cache.asMap().compute(sessionId, (k, e) -> {
+            whole[0] = e == null || e.epoch != epoch || !e.holdsAll(names);
+            return (e == null ? newEntry(epoch) : e).withWriteStarted(generations.incrementAndGet());
+        }).incarnation;
+        return new WriteStart(incarnation, whole[0]);
+    }
+
+    /** {@link #startWrite}'s incarnation alone. */
+    long writeStarted(String sessionId, int epoch) {
+        return startWrite(sessionId, epoch, List.of()).incarnation();
+    }
+
+    /** {@link #startWrite}'s other answer, without starting a write. */
+    boolean wantsWhole(String sessionId, List<String> names, int epoch) {
         if (!enabled) {
             return false;
         }
         SessionEntry e = cache.getIfPresent(sessionId);
         return e == null || e.epoch != epoch || !e.holdsAll(names);
-    }
-
-    /**
-     * A write of the session starts: fills of reads that began before it will be refused.
-     *
-     * @return the incarnation of the session's entry that counts the write, for {@link #writeAcknowledged} and
-     *     {@link #writeFailed}
-     */
-    public long writeStarted(String sessionId, int epoch) {
-        if (!enabled) {
-            return 0;
-        }
-        return cache.asMap().compute(sessionId, (k, e) -> (e == null ? newEntry(epoch) : e)
-                .withWriteStarted(generations.incrementAndGet())).incarnation;
     }
 
     /**

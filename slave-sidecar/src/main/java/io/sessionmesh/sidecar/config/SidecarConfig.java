@@ -5,6 +5,7 @@ import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
+import io.sessionmesh.wire.io.IoTransport;
 import io.sessionmesh.wire.placement.Placement;
 import io.sessionmesh.wire.tls.TlsFiles;
 import io.sessionmesh.wire.transport.TransportLimits;
@@ -42,6 +43,9 @@ import java.util.Map;
  *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
  *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
  *   <tr><td>io-threads</td><td>cores</td><td>Netty threads of the REST API (the admin endpoint has one of its own)</td></tr>
+ *   <tr><td>io-transport</td><td>auto</td><td>the sockets' event loops: {@code epoll} (Linux's, through Netty's
+ *       native library: less CPU a request), {@code nio} (the JDK's selector, anywhere), or {@code auto}: epoll where
+ *       its library loads, else nio ({@link IoTransport})</td></tr>
  *   <tr><td>master-io-threads</td><td>cores / 4, at least 1</td><td>Netty threads of the master connections, apart
  *       from the REST API's: a busy REST loop (a large JSON body) does not delay invalidation confirmations and lease
  *       renewals</td></tr>
@@ -145,6 +149,7 @@ public final class SidecarConfig {
     private final String adminToken;
     private final RegistryConfig registry;
     private final int ioThreads;
+    private final IoTransport ioTransport;
     private final int masterIoThreads;
     private final int maxBodyBytes;
     private final int maxHttpConnections;
@@ -198,6 +203,9 @@ public final class SidecarConfig {
                     + "environment variable " + ADMIN_TOKEN_ENV + ") or bind it to 127.0.0.1");
         }
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
+        String transport = c.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
+        ioTransport = IoTransport.choose(transport);
+        c.show("io-transport", IoTransport.describe(transport, ioTransport));
         masterIoThreads = c.integer("master-io-threads", Math.max(1, Runtime.getRuntime().availableProcessors() / 4), 1, 64);
         maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
         maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
@@ -370,6 +378,11 @@ public final class SidecarConfig {
 
     public String adminToken() {
         return adminToken;
+    }
+
+    /** The sockets' transport, epoll or NIO: {@code io-transport}. */
+    public IoTransport ioTransport() {
+        return ioTransport;
     }
 
     public int ioThreads() {

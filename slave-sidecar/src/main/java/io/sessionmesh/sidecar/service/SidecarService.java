@@ -257,11 +257,13 @@ public final class SidecarService implements SidecarOperations {
         MasterPool pool = router.forSession(id);
         Lease lease = pool.lease();
         int epoch = lease.epoch();
-        List<String> names = request.deltas().stream().map(SectionDelta::section).toList();
+        List<SectionDelta> deltas = request.deltas();
+        List<String> names = deltas.size() == 1 ? List.of(deltas.get(0).section())
+                : deltas.stream().map(SectionDelta::section).toList();
         // write-allocate: sections not cached here come back whole (a master that does not know the flag ignores it)
-        boolean whole = cache.wantsWhole(id, names, epoch);
-        long incarnation = cache.writeStarted(id, epoch);
-        return timed(router.call(id, c -> c.write(request, whole))).handle((routed, error) -> {
+        SectionCache.WriteStart start = cache.startWrite(id, epoch, names);
+        long incarnation = start.incarnation();
+        return timed(router.call(id, c -> c.write(request, start.wantsWhole()))).handle((routed, error) -> {
             if (error != null) {
                 cache.writeFailed(id, incarnation, names);
                 throw failed(id, error);

@@ -291,6 +291,23 @@ class SectionCacheTest {
     }
 
     @Test
+    void startWrite_tellsWhetherToAskForWholes_inTheSameLookUpThatCountsTheWrite() {
+        SectionCache c = cache(1 << 20);
+        SectionCache.WriteStart first = c.startWrite("s1", epoch.get(), List.of("a"));
+        assertTrue(first.wantsWhole(), "nothing cached: the write must ask for a whole");
+        c.writeAcknowledged("s1", first.incarnation(), List.of(set("a", "k", (byte) 7)), new long[] {9},
+                List.of(whole("a", 9, "k", (byte) 7)), epoch.get(), epoch::get, IDLE_MS, LIFE_MS);
+        SectionCache.WriteStart second = c.startWrite("s1", epoch.get(), List.of("a"));
+        assertFalse(second.wantsWhole(), "a held section needs no whole copy");
+        assertEquals(first.incarnation(), second.incarnation(), "the same entry counts both writes");
+        assertTrue(c.startWrite("s1", epoch.get(), List.of("a", "b")).wantsWhole(), "b is not held");
+        assertTrue(c.startWrite("s1", epoch.get() + 1, List.of("a")).wantsWhole(), "a copy of another epoch does not count");
+        SectionCache off = cache(0);
+        assertEquals(new SectionCache.WriteStart(0, false), off.startWrite("s1", epoch.get(), List.of("a")),
+                "a cache that is off asks for nothing");
+    }
+
+    @Test
     void writeAcknowledged_withWholeSection_replacesACopyFurtherBehind() {
         SectionCache c = cache(1 << 20);
         SectionCache.Lookup miss = lookup(c, "s1", List.of("a"));

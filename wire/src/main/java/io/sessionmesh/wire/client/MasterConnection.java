@@ -21,8 +21,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
+import io.sessionmesh.wire.io.IoTransport;
 import io.sessionmesh.wire.tls.TlsFiles;
 
 import java.net.InetSocketAddress;
@@ -61,7 +61,7 @@ public final class MasterConnection implements AutoCloseable {
         String peer = "master " + address.getHostString() + ":" + address.getPort();
         Bootstrap b = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(IoTransport.socketChannelFor(group))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())

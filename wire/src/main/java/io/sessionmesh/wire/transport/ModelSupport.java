@@ -9,39 +9,46 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** Checks, copies and content equality shared by the model classes. */
 final class ModelSupport {
     private ModelSupport() {
     }
 
-    /** An unmodifiable copy in iteration order; checks every name; values are shared, not copied. */
-    static Map<String, byte[]> copyAttributes(Map<String, byte[]> attributes, String owner) {
+    /**
+     * An unmodifiable copy in iteration order; checks every name; values are shared, not copied. {@code owner} names
+     * the map's holder in an error, and is called only then (every message on the wire is built through here).
+     */
+    static Map<String, byte[]> copyAttributes(Map<String, byte[]> attributes, Supplier<String> owner) {
         Objects.requireNonNull(attributes, owner);
         Map<String, byte[]> copy = new LinkedHashMap<>(capacity(attributes.size()));
         for (Map.Entry<String, byte[]> e : attributes.entrySet()) {
             String name = TransportLimits.checkAttributeName(e.getKey());
             if (e.getValue() == null) {
-                throw new IllegalArgumentException(owner + ": attribute " + Utf8.quote(name) + " has a null value");
+                throw new IllegalArgumentException(owner.get() + ": attribute " + Utf8.quote(name) + " has a null value");
             }
             copy.put(name, e.getValue());
         }
         return Collections.unmodifiableMap(copy);
     }
 
-    /** An unmodifiable copy; checks every name and refuses duplicates. */
-    static List<String> copyNames(List<String> names, String owner, boolean sectionNames) {
+    /** An unmodifiable copy; checks every name and refuses duplicates; {@code owner} as for {@link #copyAttributes}. */
+    static List<String> copyNames(List<String> names, Supplier<String> owner, boolean sectionNames) {
         Objects.requireNonNull(names, owner);
+        if (names.isEmpty()) {
+            return List.of();
+        }
         List<String> copy = new ArrayList<>(names.size());
-        Set<String> seen = new HashSet<>(capacity(names.size()));
+        Set<String> seen = names.size() == 1 ? null : new HashSet<>(capacity(names.size()));
         for (String name : names) {
             if (sectionNames) {
                 TransportLimits.checkSectionName(name);
             } else {
                 TransportLimits.checkAttributeName(name);
             }
-            if (!seen.add(name)) {
-                throw new IllegalArgumentException(owner + ": duplicate name " + Utf8.quote(name));
+            if (seen != null && !seen.add(name)) {
+                throw new IllegalArgumentException(owner.get() + ": duplicate name " + Utf8.quote(name));
             }
             copy.add(name);
         }

@@ -13,7 +13,7 @@ public final class ReadRequest implements TransportMessage {
      */
     public ReadRequest(String sessionId, List<String> sectionNames) {
         this.sessionId = TransportLimits.checkSessionId(sessionId);
-        this.sectionNames = ModelSupport.copyNames(sectionNames, "read request", true);
+        this.sectionNames = ModelSupport.copyNames(sectionNames, () -> "read request", true);
     }
 
     private ReadRequest(String sessionId, List<String> sectionNames, Void trusted) {

@@ -23,7 +23,7 @@ public final class SectionData {
             throw new IllegalArgumentException("section " + Utf8.quote(name) + ": version " + version + " is negative");
         }
         this.version = version;
-        this.attributes = ModelSupport.copyAttributes(attributes, "section " + Utf8.quote(name));
+        this.attributes = ModelSupport.copyAttributes(attributes, () -> "section " + Utf8.quote(name));
     }
 
     private SectionData(String name, long version, Map<String, byte[]> attributes, Void trusted) {

@@ -29,16 +29,15 @@ public final class SectionDelta {
      */
     public SectionDelta(String section, long ifVersion, Map<String, byte[]> set, List<String> remove) {
         this.section = TransportLimits.checkSectionName(section);
-        String owner = "delta of section " + Utf8.quote(section);
         if (ifVersion < NO_VERSION) {
-            throw new IllegalArgumentException(owner + ": ifVersion " + ifVersion + " is neither >= 0 nor NO_VERSION (-1)");
+            throw new IllegalArgumentException(owner(section) + ": ifVersion " + ifVersion + " is neither >= 0 nor NO_VERSION (-1)");
         }
         this.ifVersion = ifVersion;
-        this.set = ModelSupport.copyAttributes(set, owner);
-        this.remove = ModelSupport.copyNames(remove, owner + " remove", false);
+        this.set = ModelSupport.copyAttributes(set, () -> owner(section));
+        this.remove = ModelSupport.copyNames(remove, () -> owner(section) + " remove", false);
         for (String name : this.remove) {
             if (this.set.containsKey(name)) {
-                throw new IllegalArgumentException(owner + ": attribute " + Utf8.quote(name) + " is both set and removed");
+                throw new IllegalArgumentException(owner(section) + ": attribute " + Utf8.quote(name) + " is both set and removed");
             }
         }
     }
@@ -93,6 +92,10 @@ public final class SectionDelta {
     public int hashCode() {
         return ((section.hashCode() * 31 + Long.hashCode(ifVersion)) * 31 + ModelSupport.hashAttributes(set)) * 31
                 + remove.hashCode();
+    }
+
+    private static String owner(String section) {
+        return "delta of section " + Utf8.quote(section);
     }
 
     @Override
