@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
 public final class MasterMain {
     /** The line a supervisor (or a test) waits for; the address follows it. */
     public static final String LISTENING = "SessionMesh master listening on ";
+    /** The line that names the HTTP admin endpoint's address, when it is on. */
+    public static final String ADMIN = "SessionMesh master admin endpoint (health, metrics) on ";
 
     private MasterMain() {
     }
@@ -44,8 +46,12 @@ public final class MasterMain {
             server.close();
             stopped.countDown();
         }, "master-shutdown"));
-        ReadyFile.write(config.readyFile(), Map.of("master", server.address()));
+        ReadyFile.write(config.readyFile(), server.adminAddress() == null ? Map.of("master", server.address())
+                : Map.of("master", server.address(), "admin", server.adminAddress()));
         System.out.println(LISTENING + server.address().getHostString() + ":" + server.address().getPort());
+        if (server.adminAddress() != null) {
+            System.out.println(ADMIN + server.adminAddress().getHostString() + ":" + server.adminAddress().getPort());
+        }
         if (config.tls() != null) {
             System.out.println("TLS 1.3, a client certificate of " + config.tls().trustedAuthorities()
                     + " required, engine " + io.sessionmesh.wire.tls.TlsFiles.provider());

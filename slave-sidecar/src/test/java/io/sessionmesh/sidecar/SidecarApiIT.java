@@ -68,11 +68,7 @@ class SidecarApiIT {
     }
 
     static String create() throws Exception {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(api("/v1/sessions")).POST(HttpRequest.BodyPublishers.noBody()));
-        assertEquals(201, r.statusCode(), r.body());
-        Matcher m = Pattern.compile("\"id\":\"([A-Za-z0-9_-]+)\"").matcher(r.body());
-        assertTrue(m.find(), r.body());
-        return m.group(1);
+        return TestHttp.createSession(http, api("/v1/sessions"));
     }
 
     static HttpResponse<String> patchJson(String id, String body) throws Exception {
@@ -220,7 +216,7 @@ class SidecarApiIT {
         HttpResponse<String> stats = send(HttpRequest.newBuilder(admin.resolve("/admin/stats")).GET());
         assertTrue(stats.body().contains("\"hit_ratio\"") && stats.body().contains("\"master_latency\""), stats.body());
         HttpResponse<String> metrics = send(HttpRequest.newBuilder(admin.resolve("/metrics")).GET());
-        assertTrue(metrics.body().contains("sessionmesh_sidecar_requests_total{op=\"write\"}"), metrics.body());
+        assertTrue(metrics.body().contains("sessionmesh_sidecar_requests_total{operation=\"write\"}"), metrics.body());
         assertEquals(200, send(HttpRequest.newBuilder(admin.resolve("/admin/cache?session=" + id)).DELETE()).statusCode());
         assertEquals(404, send(HttpRequest.newBuilder(admin.resolve("/admin/sessions/" + id)).GET()).statusCode());
         HttpResponse<String> health = send(HttpRequest.newBuilder(admin.resolve("/admin/health")).GET());

@@ -6,6 +6,7 @@ import org.HdrHistogram.Histogram;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /** The figures of cache coherence on a master, for STATS. */
 public final class CoherenceCounters {
@@ -22,11 +23,19 @@ public final class CoherenceCounters {
     final LongAdder fencedWrites = new LongAdder();
     /** How long those waited, in microseconds. */
     private final Histogram fenceWaits = new ConcurrentHistogram(MAX_MICROS, 2);
+    /** Also told of every fence wait, in nanoseconds (the admin endpoint's histogram). */
+    private volatile LongConsumer fenceWaitListener = nanos -> { };
 
     /** A fenced write is acknowledged after {@code nanos} of waiting. */
     public void fenceDone(long nanos) {
         fencedWrites.increment();
         fenceWaits.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+        fenceWaitListener.accept(nanos);
+    }
+
+    /** Tells {@code listener} of every fence wait from now on, in nanoseconds. */
+    public void onFenceWait(LongConsumer listener) {
+        this.fenceWaitListener = listener;
     }
 
     /** Writes and deletes whose acknowledgement waited for invalidations. */

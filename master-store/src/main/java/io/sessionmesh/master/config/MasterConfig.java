@@ -26,6 +26,10 @@ import java.util.Map;
  *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>bind</td><td>127.0.0.1</td><td>address to listen on</td></tr>
  *   <tr><td>port</td><td>{@value #DEFAULT_PORT}</td><td>TCP port; 0 picks a free one (printed at start)</td></tr>
+ *   <tr><td>admin-port</td><td>off</td><td>the HTTP admin endpoint, read-only: {@code GET /health} and
+ *       {@code GET}/{@code HEAD /metrics} (Prometheus text, {@link io.sessionmesh.master.admin.MasterAdminServer});
+ *       0 picks a free port (printed at start and written to the ready file as {@code admin})</td></tr>
+ *   <tr><td>admin-bind</td><td>127.0.0.1</td><td>its address; it shows figures, never a session's data</td></tr>
  *   <tr><td>io-threads</td><td>number of cores</td><td>Netty event loop threads</td></tr>
  *   <tr><td>io-transport</td><td>auto</td><td>the sockets' event loops: {@code epoll} (Linux's, through Netty's
  *       native library: less CPU a request), {@code nio} (the JDK's selector, anywhere), or {@code auto}: epoll where
@@ -90,6 +94,9 @@ public final class MasterConfig {
     public static final int DEFAULT_MAX_HOLDERS_PER_PEER = 8;
 
     private final String bind;
+    private final String adminBind;
+    /** The HTTP admin endpoint's port (0: any free one), or -1 when it is off. */
+    private final int adminPort;
     private final int port;
     private final int ioThreads;
     private final IoTransport ioTransport;
@@ -112,6 +119,11 @@ public final class MasterConfig {
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public MasterConfig(Settings c) {
         bind = c.string("bind", "127.0.0.1");
+        adminBind = c.string("admin-bind", "127.0.0.1");
+        adminPort = c.isSet("admin-port") ? c.port("admin-port", 0) : -1;
+        if (adminPort < 0) {
+            c.show("admin-port", "off");
+        }
         port = c.port("port", DEFAULT_PORT);
         ioThreads = c.integer("io-threads", Runtime.getRuntime().availableProcessors(), 1, 256);
         String transport = c.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
@@ -228,6 +240,16 @@ public final class MasterConfig {
         MasterConfig config = new MasterConfig(settings);
         settings.checkAllUsed();
         return config;
+    }
+
+    /** The address of the HTTP admin endpoint. */
+    public String adminBind() {
+        return adminBind;
+    }
+
+    /** The HTTP admin endpoint's port (0: any free one), or -1 when it is off ({@code admin-port} not given). */
+    public int adminPort() {
+        return adminPort;
     }
 
     public String bind() {

@@ -28,6 +28,11 @@ public final class ServerCounters {
         return draining;
     }
 
+    /** Whether the master is stopping (the admin endpoint's health says DRAINING). */
+    public boolean isDraining() {
+        return draining;
+    }
+
     /** Requests answered UNAVAILABLE because their connection had too many in flight. */
     public long inFlightRefused() {
         return inFlightRefused.sum();

@@ -1,5 +1,7 @@
 package io.sessionmesh.master.server;
 
+import io.sessionmesh.master.admin.MasterAdminServer;
+import io.sessionmesh.master.admin.MasterMetrics;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
@@ -60,6 +62,8 @@ public final class MasterServer implements AutoCloseable {
     private final GroupOps groupOps;
     /** The active-session registry's writer, or null when it is off. */
     private final RegistryWriter registry;
+    /** The HTTP admin endpoint ({@code admin-port}), or null when it is off. */
+    private final MasterAdminServer admin;
     private volatile boolean closed;
 
     private MasterServer(MasterConfig config, SessionStore store) throws InterruptedException, IOException {
@@ -111,6 +115,24 @@ public final class MasterServer implements AutoCloseable {
         }
         sweeper.scheduleAtFixedRate(this::sweep, SessionStore.EXPIRY_RESOLUTION_MILLIS,
                 SessionStore.EXPIRY_RESOLUTION_MILLIS, TimeUnit.MILLISECONDS);
+        this.admin = config.adminPort() < 0 ? null : startAdmin(config);
+    }
+
+    private MasterAdminServer startAdmin(MasterConfig config) throws InterruptedException {
+        MasterMetrics metrics = new MasterMetrics(this::stats, config.lease().toMillis());
+        holders.counters().onFenceWait(metrics::fenceWait);
+        try {
+            return MasterAdminServer.start(config.ioTransport(), config.adminBind(), config.adminPort(), metrics,
+                    store::sessionCount, () -> closed || counters.isDraining());
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Where the HTTP admin endpoint listens, or null when it is off. */
+    public InetSocketAddress adminAddress() {
+        return admin == null ? null : admin.address();
     }
 
     /**
@@ -286,6 +308,9 @@ public final class MasterServer implements AutoCloseable {
             } catch (IOException e) {
                 log.warn("replica did not close cleanly", e);
             }
+        }
+        if (admin != null) {
+            admin.close();
         }
         shutdownLoops();
         log.info("master stopped: {}", stats());

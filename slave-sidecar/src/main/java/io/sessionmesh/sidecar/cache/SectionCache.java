@@ -400,6 +400,16 @@ public final class SectionCache {
         return byCause(readMisses);
     }
 
+    /** Reads that missed for {@code cause} ({@link #readMisses()} without the map). */
+    public long readMisses(MissCause cause) {
+        return readMisses[cause.ordinal()].sum();
+    }
+
+    /** Sections that missed for {@code cause} ({@link #sectionMisses()} without the map). */
+    public long sectionMisses(MissCause cause) {
+        return sectionMisses[cause.ordinal()].sum();
+    }
+
     private static Map<String, Long> byCause(LongAdder[] counts) {
         Map<String, Long> m = new LinkedHashMap<>();
         for (MissCause c : MissCause.values()) {

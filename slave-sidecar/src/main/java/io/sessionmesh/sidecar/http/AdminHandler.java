@@ -6,6 +6,7 @@ import io.sessionmesh.sidecar.cache.SessionEntry;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
+import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.sidecar.registry.SessionDirectory;
 import io.sessionmesh.sidecar.service.SidecarService;
@@ -201,9 +202,11 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (path.equals("/admin/stats") && method.equals(HttpMethod.GET)) {
             return json(HttpResponseStatus.OK, Json.write(stats()));
         }
-        if (path.equals("/metrics") && method.equals(HttpMethod.GET)) {
-            return MessageForms.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(
-                    Prometheus.text(stats()).getBytes(StandardCharsets.UTF_8)), "text/plain; version=0.0.4; charset=utf-8");
+        if (path.equals("/metrics") && (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD))) {
+            // HEAD: the same answer; the HTTP codec sends a HEAD's headers (Content-Length included) without the body
+            byte[] text = service.metrics().prometheusText().getBytes(StandardCharsets.UTF_8);
+            return MessageForms.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(text),
+                    SidecarMetrics.PROMETHEUS_CONTENT_TYPE);
         }
         if (path.startsWith("/admin/sessions/") && method.equals(HttpMethod.GET)) {
             return session(path.substring("/admin/sessions/".length()));

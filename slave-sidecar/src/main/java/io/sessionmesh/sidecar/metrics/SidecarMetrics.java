@@ -3,21 +3,55 @@ package io.sessionmesh.sidecar.metrics;
 import io.sessionmesh.wire.client.LinkTraffic;
 import io.sessionmesh.wire.transport.Status;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The sidecar's figures: requests per operation, cache hits and misses, master calls, their bytes and their latency
  * (HdrHistogram, microseconds, since start), and errors by status code. Cheap to update from any thread
- * (LongAdder, a concurrent histogram); read by the admin endpoint as JSON and as Prometheus text.
+ * (LongAdder, a concurrent histogram); read by the admin endpoint as JSON ({@link #snapshot}) and, through a
+ * Micrometer Prometheus registry, as Prometheus text ({@link #prometheusText}): counters over the same adders, the two
+ * latencies also as histograms with buckets, the JVM's memory, threads and CPU, every series with its HELP and TYPE.
  */
 public final class SidecarMetrics {
+    /** The content type of {@link #prometheusText}: Prometheus's text format 0.0.4. */
+    public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /**
+     * The upper bounds of the latency histograms' buckets, 50 us to 10 s in 1-2-5 steps (17 buckets and +Inf): fine
+     * enough for a loopback call (tens of microseconds) and a master timeout (seconds) in one histogram.
+     */
+    static final Duration[] LATENCY_BUCKETS = latencyBuckets();
+
+    private static Duration[] latencyBuckets() {
+        long[] micros = {50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
+                1_000_000, 2_000_000, 5_000_000, 10_000_000};
+        Duration[] d = new Duration[micros.length];
+        for (int i = 0; i < micros.length; i++) {
+            d[i] = Duration.ofNanos(micros[i] * 1_000);
+        }
+        return d;
+    }
+
     /** Operations counted. */
     public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL }
 
@@ -54,6 +88,10 @@ public final class SidecarMetrics {
     /** From a write on the master to its invalidation here, by the two wall clocks, in microseconds. */
     private final Histogram invalidationDelay = new ConcurrentHistogram(MAX_MICROS, 2);
 
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer masterCallTimer;
+    private final Timer invalidationDelayTimer;
+
     public SidecarMetrics() {
         for (int i = 0; i < requests.length; i++) {
             requests[i] = new LongAdder();
@@ -61,6 +99,82 @@ public final class SidecarMetrics {
         for (int i = 0; i < errors.length; i++) {
             errors[i] = new LongAdder();
         }
+        for (Op op : Op.values()) {
+            counter("sessionmesh.sidecar.requests", "REST API requests, by operation", requests[op.ordinal()],
+                    "operation", op.name().toLowerCase(Locale.ROOT));
+        }
+        counter("sessionmesh.sidecar.reads", "reads, by how the cache served them", hits, "result", "hit");
+        counter("sessionmesh.sidecar.reads", "reads, by how the cache served them", partialHits, "result", "partial");
+        counter("sessionmesh.sidecar.reads", "reads, by how the cache served them", misses, "result", "miss");
+        counter("sessionmesh.sidecar.sections", "sections served, by where from", sectionsFromCache, "source", "cache");
+        counter("sessionmesh.sidecar.sections", "sections served, by where from", sectionsFromMaster, "source", "master");
+        counter("sessionmesh.sidecar.sections.read.ahead", "sections a miss fetched beyond those asked for (read-ahead)",
+                sectionsReadAhead);
+        FunctionCounter.builder("sessionmesh.sidecar.master.bytes", masterTraffic, LinkTraffic::sent)
+                .description("bytes of frames to and from the masters").baseUnit("bytes").tag("direction", "sent")
+                .register(registry);
+        FunctionCounter.builder("sessionmesh.sidecar.master.bytes", masterTraffic, LinkTraffic::received)
+                .description("bytes of frames to and from the masters").baseUnit("bytes").tag("direction", "received")
+                .register(registry);
+        counter("sessionmesh.sidecar.touches.forwarded", "idle-time extensions sent to the masters", touchesForwarded);
+        counter("sessionmesh.sidecar.reads.refused.by.lease", "reads not served from the cache: the lease was not valid",
+                leaseInvalidReads);
+        counter("sessionmesh.sidecar.reads.stale", "reads served from the cache, marked stale, while no master answered",
+                staleReads);
+        counter("sessionmesh.sidecar.invalidations", "invalidations received from the masters", invalidationsReceived);
+        counter("sessionmesh.sidecar.invalidations.sections.dropped", "cached sections dropped by invalidations",
+                sectionsInvalidated);
+        counter("sessionmesh.sidecar.invalidations.bad", "invalidations that could not be decoded", badInvalidations);
+        counter("sessionmesh.sidecar.http.slow.consumers.closed",
+                "REST connections closed: their client did not read answers past max-outbound", httpSlowConsumersClosed);
+        counter("sessionmesh.sidecar.bodies.over.budget", "requests answered 503: their body did not fit body-budget",
+                bodiesOverBudget);
+        gauge("sessionmesh.sidecar.body.budget.reserved.bytes", "bytes of request bodies reserved in body-budget now",
+                bodyBytesReserved::get);
+        for (int code = 1; code <= Status.MAX_CODE; code++) {
+            if (Status.isKnown(code)) {
+                counter("sessionmesh.sidecar.errors", "requests answered with an error, by status", errors[code],
+                        "status", Status.name(code));
+            }
+        }
+        masterCallTimer = Timer.builder("sessionmesh.sidecar.master.calls")
+                .description("calls to the masters (reads that missed, writes, touches, deletes), from send to answer")
+                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+        invalidationDelayTimer = Timer.builder("sessionmesh.sidecar.invalidation.delay")
+                .description("from a write on a master to its invalidation here, by the two hosts' wall clocks")
+                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        // Micrometer's ProcessorMetrics names its series process_cpu_time_ns_total and system_cpu_count, which
+        // promtool's lint refuses (an abbreviated unit, a _count suffix on a gauge): the CPU figures are made here.
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            FunctionCounter.builder("process.cpu", sun, b -> b.getProcessCpuTime() / 1e9).baseUnit("seconds")
+                    .description("CPU time this process used, in all its threads").register(registry);
+        }
+        Gauge.builder("system.load.average.1m", os, java.lang.management.OperatingSystemMXBean::getSystemLoadAverage)
+                .description("the host's load average over the last minute").register(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    private void counter(String name, String help, LongAdder adder, String... tags) {
+        FunctionCounter.builder(name, adder, LongAdder::sum).description(help).tags(tags).register(registry);
+    }
+
+    /** A counter of the figures' Prometheus text over a source this class does not own (the cache's, say). */
+    public <T> void counter(String name, String help, T source, ToDoubleFunction<T> value, String... tags) {
+        FunctionCounter.builder(name, source, value).description(help).tags(tags).register(registry);
+    }
+
+    /** A gauge of the figures' Prometheus text, read when scraped. */
+    public void gauge(String name, String help, Supplier<Number> value, String... tags) {
+        Gauge.builder(name, value).description(help).tags(tags).strongReference(true).register(registry);
+    }
+
+    /** Every figure in Prometheus's text format 0.0.4 ({@link #PROMETHEUS_CONTENT_TYPE}). */
+    public String prometheusText() {
+        return registry.scrape();
     }
 
     public void request(Op op) {
@@ -79,6 +193,7 @@ public final class SidecarMetrics {
     public void masterCall(long nanos) {
         masterCalls.increment();
         masterLatency.recordValue(Math.min(MAX_MICROS, Math.max(0, nanos / 1000)));
+        masterCallTimer.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
     }
 
     /** An invalidation dropped {@code dropped} sections here, {@code delayMicros} after the write on the master. */
@@ -86,6 +201,7 @@ public final class SidecarMetrics {
         invalidationsReceived.increment();
         sectionsInvalidated.add(dropped);
         invalidationDelay.recordValue(Math.min(MAX_MICROS, Math.max(0, delayMicros)));
+        invalidationDelayTimer.record(Math.max(0, delayMicros), TimeUnit.MICROSECONDS);
     }
 
     /** Reads answered wholly from the cache over all reads, or 0 before the first. */

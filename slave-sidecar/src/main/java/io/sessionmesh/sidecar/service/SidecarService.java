@@ -17,6 +17,7 @@ import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 import io.sessionmesh.registry.RegistryQueries;
+import io.sessionmesh.sidecar.cache.MissCause;
 import io.sessionmesh.sidecar.cache.SectionCache;
 import io.sessionmesh.sidecar.config.SidecarConfig;
 import io.sessionmesh.sidecar.registry.SessionDirectory;
@@ -82,6 +83,39 @@ public final class SidecarService implements SidecarOperations {
         this.cache = cache;
         this.metrics = metrics;
         this.schemas = Caffeine.newBuilder().maximumSize(schemaCacheSize).executor(Runnable::run).build();
+        registerMeters();
+    }
+
+    /** The cache's, the touches' and the masters' figures in the metrics' Prometheus text, read when scraped. */
+    private void registerMeters() {
+        metrics.gauge("sessionmesh.sidecar.cache.entries", "sessions with an entry in the cache", cache::entries);
+        metrics.gauge("sessionmesh.sidecar.cache.bytes", "bytes the cached sections stand for (cache-max-bytes bounds it)",
+                cache::weightedBytes);
+        metrics.counter("sessionmesh.sidecar.cache.evictions", "entries evicted for size", cache, SectionCache::evictedBySize);
+        metrics.counter("sessionmesh.sidecar.cache.expirations", "entries expired", cache, SectionCache::expired);
+        metrics.counter("sessionmesh.sidecar.cache.fills.refused",
+                "sections a master sent for a miss and not cached: a write or an invalidation came between", cache,
+                SectionCache::fillsRefused);
+        for (MissCause cause : MissCause.values()) {
+            metrics.counter("sessionmesh.sidecar.read.misses", "reads not served wholly from the cache, by why", cache,
+                    c -> c.readMisses(cause), "cause", cause.key());
+            metrics.counter("sessionmesh.sidecar.section.misses", "sections asked for and not served from the cache, by why",
+                    cache, c -> c.sectionMisses(cause), "cause", cause.key());
+        }
+        metrics.gauge("sessionmesh.sidecar.touches.pending", "idle-time extensions waiting to be sent", this::pendingTouches);
+        metrics.gauge("sessionmesh.sidecar.masters.up", "master groups with a live connection",
+                () -> router.pools().stream().filter(MasterPool::isUp).count());
+        metrics.counter("sessionmesh.sidecar.master.leader.changes", "leader changes seen in the master groups", router,
+                r -> r.pools().stream().mapToLong(MasterPool::leaderChanges).sum());
+        metrics.gauge("sessionmesh.sidecar.leases.valid", "master groups whose lease lets this cache serve their sessions",
+                () -> {
+                    long now = System.nanoTime();
+                    return router.pools().stream().filter(p -> p.lease().isValid(now)).count();
+                });
+        metrics.counter("sessionmesh.sidecar.lease.renewals", "lease renewals by the masters", router,
+                r -> r.pools().stream().mapToLong(p -> p.lease().renewals()).sum());
+        metrics.counter("sessionmesh.sidecar.lease.expiries", "leases that ran out before a renewal", router,
+                r -> r.pools().stream().mapToLong(p -> p.lease().expiries()).sum());
     }
 
     /**

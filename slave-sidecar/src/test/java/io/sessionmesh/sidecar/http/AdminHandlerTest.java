@@ -142,8 +142,10 @@ class AdminHandlerTest {
         assertEquals(200, r.status().code());
         assertEquals("text/plain; version=0.0.4; charset=utf-8", r.headers().get(HttpHeaderNames.CONTENT_TYPE));
         String body = text(r);
-        assertTrue(body.startsWith("sessionmesh_sidecar_requests_total{op=\"create\"} 0\n"), body);
-        assertTrue(body.contains("\nsessionmesh_sidecar_cache_entries 1\n"), body);
+        assertTrue(body.contains("# TYPE sessionmesh_sidecar_requests_total counter\n"), body);
+        assertTrue(body.contains("\nsessionmesh_sidecar_requests_total{operation=\"create\"} 0.0\n"), body);
+        assertTrue(body.contains("# HELP sessionmesh_sidecar_cache_entries sessions with an entry in the cache\n"), body);
+        assertTrue(body.contains("\nsessionmesh_sidecar_cache_entries 1.0\n"), body);
     }
 
     @Test
