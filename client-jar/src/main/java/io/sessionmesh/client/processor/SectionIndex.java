@@ -1,5 +1,10 @@
 package io.sessionmesh.client.processor;
 
+import io.sessionmesh.client.annotation.SessionSections;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,10 +16,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The index {@link SessionSectionsProcessor} writes: for each handler that declares sections, its HTTP methods, URL
@@ -25,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * com.example.DepositController#offer(java.lang.String)	GET	/deposits/offer	clientInfo,defaultCurrency,interestRates
  * </pre>
  *
- * Read at run time from every {@value #RESOURCE} on the class path; nothing scans classes.
+ * Read at run time from every {@value #RESOURCE} on the class path; nothing scans classes. A handler the index lacks
+ * (a build without the processor) is read from its annotations when it is first called ({@link #forMethod}).
  */
 public final class SectionIndex {
     /** Where the processor writes the index, in the compiled classes. */
@@ -45,6 +56,9 @@ public final class SectionIndex {
      */
     private final Map<Method, Entry> byMethod = new ConcurrentHashMap<>();
     private static final Entry NONE = new Entry("", List.of(), List.of(), List.of());
+    private static final Logger log = LoggerFactory.getLogger(SectionIndex.class);
+    private final AtomicBoolean warned = new AtomicBoolean();
+    private final AtomicLong reflectionFallbacks = new AtomicLong();
 
     private SectionIndex(Map<String, Entry> byHandler) {
         this.byHandler = Collections.unmodifiableMap(byHandler);
@@ -81,14 +95,72 @@ public final class SectionIndex {
         return new Entry(f[0], split(f[1]), split(f[2]), split(f[3]));
     }
 
-    /** The entry of a handler method, or null when it declares no sections. */
+    /**
+     * The entry of a handler method, or null when it declares no sections. A method the index does not hold but that
+     * carries {@link SessionSections} (or whose class does) was compiled without the processor: its entry is read from
+     * the annotations ({@link #fromAnnotations}), with one warning for the index that says how to fix the build.
+     *
+     * @throws IllegalStateException an annotation the processor would have refused (no section, an invalid or
+     *                               repeated name), naming the method
+     */
     public Entry forMethod(Method method) {
         Entry e = byMethod.get(method);
         if (e == null) {
-            e = byHandler.getOrDefault(key(method), NONE);
+            e = byHandler.get(key(method));
+            if (e == null) {
+                e = fromAnnotations(method);
+            }
+            e = e == null ? NONE : e;
             byMethod.put(method, e);
         }
         return e == NONE ? null : e;
+    }
+
+    /**
+     * The entry the processor would have written for {@code m}, without URL patterns or HTTP methods: the class's
+     * sections, then the method's own; null when neither is annotated.
+     */
+    Entry fromAnnotations(Method m) {
+        SessionSections own = m.getAnnotation(SessionSections.class);
+        SessionSections type = m.getDeclaringClass().getAnnotation(SessionSections.class);
+        if (own == null && type == null) {
+            return null;
+        }
+        String key = key(m);
+        Set<String> sections = new LinkedHashSet<>();
+        for (SessionSections declared : new SessionSections[] {type, own}) {
+            if (declared == null) {
+                continue;
+            }
+            if (declared.value().length == 0) {
+                throw new IllegalStateException("@SessionSections on " + key + " lists no section");
+            }
+            Set<String> once = new HashSet<>();
+            for (String name : declared.value()) {
+                String problem = SectionNames.problem(name);
+                if (problem != null) {
+                    throw new IllegalStateException("@SessionSections on " + key + ": \"" + name + "\" " + problem);
+                }
+                if (!once.add(name)) {
+                    throw new IllegalStateException("@SessionSections on " + key + ": section \"" + name + "\" is listed twice");
+                }
+                sections.add(name);
+            }
+        }
+        reflectionFallbacks.incrementAndGet();
+        if (warned.compareAndSet(false, true)) {
+            log.warn("@SessionSections on {} is not in {}: this build ran without the SessionMesh annotation processor, "
+                    + "so the sections of such handlers are read from their annotations (this warning is logged once). "
+                    + "Put io.sessionmesh:sessionmesh-client-jar on the compiler's annotationProcessorPaths: from JDK 23 "
+                    + "javac runs no processor it finds on the class path, and a build that sets the paths (Lombok's, "
+                    + "say) must list it there too (README, \"The annotation processor\")", key, RESOURCE);
+        }
+        return new Entry(key, List.of(), List.of(), List.copyOf(sections));
+    }
+
+    /** Handler methods whose entry was read from their annotations, not the index (the processor did not run). */
+    public long reflectionFallbacks() {
+        return reflectionFallbacks.get();
     }
 
     public Entry forHandler(String key) {

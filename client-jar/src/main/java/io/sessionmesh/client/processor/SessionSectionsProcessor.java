@@ -27,7 +27,6 @@ import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 import java.io.IOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -52,7 +51,6 @@ public final class SessionSectionsProcessor extends AbstractProcessor {
     private static final Map<String, String> MAPPINGS = Map.of(
             SPRING + "GetMapping", "GET", SPRING + "PostMapping", "POST", SPRING + "PutMapping", "PUT",
             SPRING + "PatchMapping", "PATCH", SPRING + "DeleteMapping", "DELETE", SPRING + "RequestMapping", "");
-    private static final int MAX_NAME_BYTES = 255;
 
     private final Map<String, SectionIndex.Entry> entries = new LinkedHashMap<>();
     /** Class-level declarations, checked once each (null: bad). */
@@ -118,7 +116,7 @@ public final class SessionSectionsProcessor extends AbstractProcessor {
         Set<String> seen = new LinkedHashSet<>();
         for (AnnotationValue item : items) {
             String name = String.valueOf(item.getValue());
-            String problem = problem(name);
+            String problem = SectionNames.problem(name);
             if (problem != null) {
                 messager.printMessage(Diagnostic.Kind.ERROR, "@SessionSections: \"" + printable(name) + "\" " + problem,
                         e, mirror, item);
@@ -132,32 +130,6 @@ public final class SessionSectionsProcessor extends AbstractProcessor {
             }
         }
         return ok ? names : null;
-    }
-
-    /** Why a name is not a valid section name, or null. */
-    static String problem(String name) {
-        if (name.isBlank()) {
-            return "is blank";
-        }
-        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_NAME_BYTES) {
-            return "is " + bytes + " bytes of UTF-8; a section name has at most " + MAX_NAME_BYTES;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-                return "has a control character at index " + i;
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
-                i++; // a pair: one code point
-            } else if (Character.isSurrogate(c)) {
-                return "has an unpaired surrogate at index " + i;
-            }
-            if (c == ',') {
-                return "has a comma, which the REST API uses to list section names";
-            }
-        }
-        return null;
     }
 
     private static String printable(String s) {
