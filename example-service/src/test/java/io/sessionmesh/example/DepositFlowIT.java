@@ -2,6 +2,7 @@ package io.sessionmesh.example;
 
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.processor.SectionIndex;
 import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.testing.ServerProcess;
 
@@ -45,6 +46,9 @@ class DepositFlowIT {
     @Autowired
     TestRestTemplate http;
 
+    @Autowired
+    SectionIndex sectionIndex;
+
     @BeforeAll
     static void start() throws Exception {
         master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
@@ -84,6 +88,19 @@ class DepositFlowIT {
         h.set("X-Session-Id", id);
         h.setContentType(MediaType.APPLICATION_JSON);
         return h;
+    }
+
+    /**
+     * The batches come from the processor's index, not from the run-time fallback: the build ran the processor (on
+     * the compiler's processor path, also under JDK 25's javac, where the class path is not searched).
+     */
+    @Test
+    void theProcessorRan_everyHandlerIsInTheIndex() throws Exception {
+        assertTrue(sectionIndex.entries().containsKey(SectionIndex.key(DepositController.class.getMethod("offer"))),
+                "no index entry for the offer: " + sectionIndex.entries().keySet());
+        assertEquals(List.of("defaultCurrency", "interestRates", "deposits"),
+                sectionIndex.forMethod(DepositController.class.getMethod("draft", Model.OpenRequest.class)).sections());
+        assertEquals(0, sectionIndex.reflectionFallbacks(), "a handler was read by reflection: the processor did not run");
     }
 
     @Test
