@@ -24,9 +24,13 @@ import java.util.List;
 public class SessionMeshProperties {
     /** The sidecar on this host. */
     private URI sidecarUri = URI.create(SessionMeshClient.DEFAULT_SIDECAR);
+    /** How long a connection to the sidecar may take to open. */
     private Duration connectTimeout = SessionMeshClient.DEFAULT_CONNECT_TIMEOUT;
+    /** How long a call to the sidecar may take, answer included; past it the call fails with a timeout (504). */
     private Duration requestTimeout = SessionMeshClient.DEFAULT_REQUEST_TIMEOUT;
+    /** Connections to the sidecar kept open; a call beyond them waits for one. */
     private int poolSize = SessionMeshClient.DEFAULT_POOL_SIZE;
+    /** Which attributes a save sends: those set only, or also those read and changed in place (the default). */
     private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
     /**
      * Packages (ending with '.') or classes that attribute values may be decoded as, beside the JDK value types and
@@ -166,6 +170,10 @@ public class SessionMeshProperties {
      * </table>
      */
     public static class Principal {
+        /**
+         * A request header carrying the user's name, set by a gateway that authenticated the user (and strips it from
+         * clients' requests); asked after Spring Security's user and the container's principal. Unset: not read.
+         */
         private String header;
 
         public String getHeader() {
