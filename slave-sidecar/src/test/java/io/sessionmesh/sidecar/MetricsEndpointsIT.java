@@ -6,7 +6,10 @@ import io.sessionmesh.sidecar.config.SidecarConfig;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -34,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with buckets, the counters count what was done, and {@code HEAD /metrics} answers the headers alone. The master's
  * admin endpoint also answers {@code /health}, and refuses what it does not serve with a JSON error.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the first counts exact values: it runs before the others' traffic
 class MetricsEndpointsIT {
     static MasterServer master;
     static SidecarServer sidecar;
@@ -54,6 +58,7 @@ class MetricsEndpointsIT {
     }
 
     @Test
+    @Order(1)
     void metrics_passPromtool_countWhatWasDone_andHeadSendsHeadersOnly() throws Exception {
         String id = create();
         writeCart(id, 3);
@@ -84,10 +89,7 @@ class MetricsEndpointsIT {
         assertEquals(1, value(text, "sessionmesh_sidecar_cache_entries"));
         assertTrue(value(text, "process_cpu_seconds_total") > 0, text);
 
-        HttpResponse<String> head = send(HttpRequest.newBuilder(admin("/metrics")).method("HEAD", HttpRequest.BodyPublishers.noBody()));
-        assertEquals(200, head.statusCode());
-        assertEquals("", head.body());
-        assertTrue(Long.parseLong(head.headers().firstValue("content-length").orElse("0")) > 1000, head.headers().toString());
+        headThenGet(sidecar.adminAddress().getPort(), "/admin/health");
     }
 
     @Test
@@ -110,9 +112,7 @@ class MetricsEndpointsIT {
         HttpResponse<String> health = send(HttpRequest.newBuilder(masterAdmin("/health")).GET());
         assertEquals(200, health.statusCode());
         assertTrue(health.body().startsWith("{\"status\":\"UP\",\"sessions\":"), health.body());
-        HttpResponse<String> head = send(HttpRequest.newBuilder(masterAdmin("/metrics")).method("HEAD", HttpRequest.BodyPublishers.noBody()));
-        assertEquals(200, head.statusCode());
-        assertEquals("", head.body());
+        headThenGet(master.adminAddress().getPort(), "/health");
         HttpResponse<String> post = send(HttpRequest.newBuilder(masterAdmin("/metrics")).POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(405, post.statusCode());
         assertEquals("GET, HEAD", post.headers().firstValue("allow").orElse(""));
@@ -140,6 +140,26 @@ class MetricsEndpointsIT {
             }
         }
         assertTrue(queried >= 20, "the dashboard's queries were not found: " + queried);
+    }
+
+    /**
+     * {@code HEAD /metrics} then {@code GET next} on one connection, raw: the HEAD's answer is 200 with the GET's
+     * Content-Length and no body, so the second answer's status line follows its headers at once.
+     */
+    static void headThenGet(int port, String next) throws Exception {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("HEAD /metrics HTTP/1.1\r\nHost: localhost\r\n\r\nGET " + next
+                    + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String both = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int end = both.indexOf("\r\n\r\n");
+            assertTrue(end > 0, both);
+            String head = both.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+            assertTrue(head.startsWith("http/1.1 200 ok"), both);
+            Matcher length = Pattern.compile("content-length: (\\d+)").matcher(head);
+            assertTrue(length.find() && Long.parseLong(length.group(1)) > 1000, "the GET's length: " + head);
+            assertTrue(both.substring(end + 4).startsWith("HTTP/1.1 200 OK"), "a body after the HEAD's headers:\n" + both);
+        }
     }
 
     /** What promtool reports about the text (empty: nothing), failing the test when promtool cannot be run. */

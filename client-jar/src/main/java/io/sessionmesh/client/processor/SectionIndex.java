@@ -148,7 +148,10 @@ public final class SectionIndex {
             }
         }
         reflectionFallbacks.incrementAndGet();
-        if (warned.compareAndSet(false, true)) {
+        if (!byHandler.isEmpty()) { // the processor ran, and did not take this method for a handler
+            log.warn("@SessionSections on {} is not in {} (the processor did not see a request mapping on it: a composed "
+                    + "or inherited one?); its sections are read from the annotations", key, RESOURCE);
+        } else if (warned.compareAndSet(false, true)) {
             log.warn("@SessionSections on {} is not in {}: this build ran without the SessionMesh annotation processor, "
                     + "so the sections of such handlers are read from their annotations (this warning is logged once). "
                     + "Put io.sessionmesh:sessionmesh-client-jar on the compiler's annotationProcessorPaths: from JDK 23 "

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A build without the processor (these test classes are compiled with {@code proc none}): the index has no entry, so
+ * A build without the processor (these test classes are compiled with only Spring Boot's configuration processor on
+ * the processor path, so no index is written): the index has no entry, so
  * {@link SectionIndex#forMethod} reads the annotations, class sections first, checks them as the processor would,
  * and counts the fallbacks; an index entry, when there is one, wins.
  */

@@ -78,7 +78,7 @@ public final class MasterAdminServer implements AutoCloseable {
                     })
                     .bind(bind, port).sync().channel();
             return new MasterAdminServer(loop, ch);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) { // also the bind's IOException (a port in use), which Netty throws undeclared
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }

@@ -119,12 +119,12 @@ public final class MasterServer implements AutoCloseable {
     }
 
     private MasterAdminServer startAdmin(MasterConfig config) throws InterruptedException {
-        MasterMetrics metrics = new MasterMetrics(this::stats, config.lease().toMillis());
-        holders.counters().onFenceWait(metrics::fenceWait);
         try {
+            MasterMetrics metrics = new MasterMetrics(() -> stats(false), config.lease().toMillis());
+            holders.counters().onFenceWait(metrics::fenceWait);
             return MasterAdminServer.start(config.ioTransport(), config.adminBind(), config.adminPort(), metrics,
                     store::sessionCount, () -> closed || counters.isDraining());
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) { // also the bind's IOException (a port in use), which Netty throws undeclared
             close();
             throw e;
         }
@@ -234,6 +234,14 @@ public final class MasterServer implements AutoCloseable {
      * {@code registry_lag_interval_*} and {@code registry_backlog_interval_peak} are since the previous call.
      */
     public Map<String, Long> stats() {
+        return stats(true);
+    }
+
+    /**
+     * {@link #stats()}, with the registry writer's figures or without them: reading them ends the interval that the
+     * {@code registry_*_interval_*} figures cover, which a Prometheus scrape must not do.
+     */
+    private Map<String, Long> stats(boolean registryFigures) {
         Map<String, Long> stats = new LinkedHashMap<>(store.stats());
         counters.putInto(stats);
         holders.putInto(stats);
@@ -251,7 +259,7 @@ public final class MasterServer implements AutoCloseable {
             stats.put("group_sessions_handed_off", groupOps.movedSessions());
         }
         stats.put("registry_enabled", registry == null ? 0L : 1L);
-        if (registry != null) {
+        if (registry != null && registryFigures) {
             RegistryStatus r = registry.status();
             stats.put("registry_degraded", RegistryStatus.UP.equals(r.state()) ? 0L : 1L);
             stats.put("registry_backlog", r.backlog());
@@ -296,6 +304,9 @@ public final class MasterServer implements AutoCloseable {
         channels.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(graceMillis);
         channels.close().awaitUninterruptibly(graceMillis + 1000);
         sweeper.shutdownNow();
+        if (admin != null) { // before what its figures read is closed; until here /health said DRAINING
+            admin.close();
+        }
         if (registry != null) {
             registry.close();
         }
@@ -308,9 +319,6 @@ public final class MasterServer implements AutoCloseable {
             } catch (IOException e) {
                 log.warn("replica did not close cleanly", e);
             }
-        }
-        if (admin != null) {
-            admin.close();
         }
         shutdownLoops();
         log.info("master stopped: {}", stats());
