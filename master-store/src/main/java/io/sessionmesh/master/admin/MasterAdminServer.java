@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.sessionmesh.wire.io.IoTransport;
+import io.sessionmesh.wire.io.ServerMeters;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
@@ -132,7 +133,7 @@ public final class MasterAdminServer implements AutoCloseable {
                     if (!read) {
                         return notAllowed(method, path);
                     }
-                    return response(HttpResponseStatus.OK, metrics.prometheusText(), MasterMetrics.PROMETHEUS_CONTENT_TYPE);
+                    return response(HttpResponseStatus.OK, metrics.prometheusText(), ServerMeters.PROMETHEUS_CONTENT_TYPE);
                 case "/health":
                     if (!read) {
                         return notAllowed(method, path);

@@ -3,18 +3,11 @@ package io.sessionmesh.master.admin;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sessionmesh.wire.io.ServerMeters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -25,13 +18,10 @@ import java.util.function.Supplier;
  * STATS operation ({@code MasterServer.stats()}) but for those {@link #LEFT_OUT} and the registry writer's, as
  * {@code sessionmesh_master_<name>}, a gauge for a level (sessions,
  * bytes, connections, holders, the replica's indexes, ...) and a counter ({@code _total}) for everything that only
- * grows; the fence wait as a histogram with buckets (its precomputed percentiles stay in STATS only); the JVM's memory,
- * threads and CPU. Each scrape reads the figures once.
+ * grows; the fence wait as a histogram with buckets (its precomputed percentiles stay in STATS only); the process's figures
+ * ({@link ServerMeters}). Each scrape reads the figures once.
  */
 public final class MasterMetrics {
-    /** The content type of {@link #prometheusText}: Prometheus's text format 0.0.4. */
-    public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-
     /** STATS figures that are levels, not counts of events. */
     static final Set<String> GAUGES = Set.of("sessions", "store_bytes", "max_store_bytes", "budget_max_bytes",
             "budget_used_bytes", "budget_session_bytes", "budget_section_bytes", "budget_section_overhead_bytes",
@@ -53,16 +43,10 @@ public final class MasterMetrics {
      */
     static final Set<String> LEFT_OUT = Set.of("fence_wait_p50_us", "fence_wait_p99_us", "fence_wait_max_us",
             "lease_ms");
-    /** Upper bounds of the fence wait's buckets: 100 us to 10 s in 1-2-5 steps, and +Inf. */
-    static final Duration[] FENCE_WAIT_BUCKETS = {Duration.ofNanos(100_000), Duration.ofNanos(200_000),
-            Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-            Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100),
-            Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
-            Duration.ofSeconds(5), Duration.ofSeconds(10)};
 
     private static final Logger log = LoggerFactory.getLogger(MasterMetrics.class);
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry = ServerMeters.newRegistry();
     private final Supplier<Map<String, Long>> stats;
     private final Timer fenceWait;
     /** The figures this scrape reads (one STATS snapshot a scrape, not one a series). */
@@ -94,18 +78,7 @@ public final class MasterMetrics {
                 .register(registry);
         fenceWait = Timer.builder("sessionmesh.master.fence.wait")
                 .description("how long a write waited for the caches it invalidated to confirm")
-                .serviceLevelObjectives(FENCE_WAIT_BUCKETS).register(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            FunctionCounter.builder("process.cpu", sun, b -> b.getProcessCpuTime() / 1e9).baseUnit("seconds")
-                    .description("CPU time this process used, in all its threads").register(registry);
-        }
-        Gauge.builder("system.load.average.1m", os, OperatingSystemMXBean::getSystemLoadAverage)
-                .description("the host's load average over the last minute").register(registry);
+                .serviceLevelObjectives(ServerMeters.latencyBuckets()).register(registry);
     }
 
     private double figure(String name) {
@@ -118,7 +91,7 @@ public final class MasterMetrics {
         fenceWait.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
     }
 
-    /** Every figure in Prometheus's text format 0.0.4 ({@link #PROMETHEUS_CONTENT_TYPE}). */
+    /** Every figure in Prometheus's text format 0.0.4 ({@link ServerMeters#PROMETHEUS_CONTENT_TYPE}). */
     public synchronized String prometheusText() {
         snapshot = stats.get();
         return registry.scrape();

@@ -250,7 +250,7 @@ public final class SectionCache {
         }
         boolean[] whole = new boolean[1];
         long incarnation = cache.asMap().compute(sessionId, (k, e) -> {
-            whole[0] = e == null || e.epoch != epoch || !e.holdsAll(names);
+            whole[0] = needsWhole(e, epoch, names);
             return (e == null ? newEntry(epoch) : e).withWriteStarted(generations.incrementAndGet());
         }).incarnation;
         return new WriteStart(incarnation, whole[0]);
@@ -266,7 +266,11 @@ public final class SectionCache {
         if (!enabled) {
             return false;
         }
-        SessionEntry e = cache.getIfPresent(sessionId);
+        return needsWhole(cache.getIfPresent(sessionId), epoch, names);
+    }
+
+    /** Whether an entry (null: none) lacks some of {@code names} in this lease epoch. */
+    private static boolean needsWhole(SessionEntry e, int epoch, List<String> names) {
         return e == null || e.epoch != epoch || !e.holdsAll(names);
     }
 

@@ -6,11 +6,11 @@ import io.sessionmesh.sidecar.cache.SessionEntry;
 import io.sessionmesh.sidecar.master.Lease;
 import io.sessionmesh.sidecar.master.MasterPool;
 import io.sessionmesh.sidecar.master.MasterRouter;
-import io.sessionmesh.sidecar.metrics.SidecarMetrics;
 import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.sidecar.registry.SessionDirectory;
 import io.sessionmesh.sidecar.service.SidecarService;
 import io.sessionmesh.wire.client.MasterException;
+import io.sessionmesh.wire.io.ServerMeters;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.buffer.Unpooled;
@@ -206,7 +206,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             // HEAD: the same answer; the HTTP codec sends a HEAD's headers (Content-Length included) without the body
             byte[] text = service.metrics().prometheusText().getBytes(StandardCharsets.UTF_8);
             return MessageForms.response(HttpResponseStatus.OK, Unpooled.wrappedBuffer(text),
-                    SidecarMetrics.PROMETHEUS_CONTENT_TYPE);
+                    ServerMeters.PROMETHEUS_CONTENT_TYPE);
         }
         if (path.startsWith("/admin/sessions/") && method.equals(HttpMethod.GET)) {
             return session(path.substring("/admin/sessions/".length()));

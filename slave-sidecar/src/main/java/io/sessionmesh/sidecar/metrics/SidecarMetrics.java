@@ -1,22 +1,16 @@
 package io.sessionmesh.sidecar.metrics;
 
 import io.sessionmesh.wire.client.LinkTraffic;
+import io.sessionmesh.wire.io.ServerMeters;
 import io.sessionmesh.wire.transport.Status;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -34,23 +28,6 @@ import java.util.function.ToDoubleFunction;
  * latencies also as histograms with buckets, the JVM's memory, threads and CPU, every series with its HELP and TYPE.
  */
 public final class SidecarMetrics {
-    /** The content type of {@link #prometheusText}: Prometheus's text format 0.0.4. */
-    public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-    /**
-     * The upper bounds of the latency histograms' buckets, 50 us to 10 s in 1-2-5 steps (17 buckets and +Inf): fine
-     * enough for a loopback call (tens of microseconds) and a master timeout (seconds) in one histogram.
-     */
-    static final Duration[] LATENCY_BUCKETS = latencyBuckets();
-
-    private static Duration[] latencyBuckets() {
-        long[] micros = {50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
-                1_000_000, 2_000_000, 5_000_000, 10_000_000};
-        Duration[] d = new Duration[micros.length];
-        for (int i = 0; i < micros.length; i++) {
-            d[i] = Duration.ofNanos(micros[i] * 1_000);
-        }
-        return d;
-    }
 
     /** Operations counted. */
     public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL }
@@ -88,7 +65,7 @@ public final class SidecarMetrics {
     /** From a write on the master to its invalidation here, by the two wall clocks, in microseconds. */
     private final Histogram invalidationDelay = new ConcurrentHistogram(MAX_MICROS, 2);
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry = ServerMeters.newRegistry();
     private final Timer masterCallTimer;
     private final Timer invalidationDelayTimer;
 
@@ -139,23 +116,10 @@ public final class SidecarMetrics {
         }
         masterCallTimer = Timer.builder("sessionmesh.sidecar.master.calls")
                 .description("calls to the masters (reads that missed, writes, touches, deletes), from send to answer")
-                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+                .serviceLevelObjectives(ServerMeters.latencyBuckets()).register(registry);
         invalidationDelayTimer = Timer.builder("sessionmesh.sidecar.invalidation.delay")
                 .description("from a write on a master to its invalidation here, by the two hosts' wall clocks")
-                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        // Micrometer's ProcessorMetrics names its series process_cpu_time_ns_total and system_cpu_count, which
-        // promtool's lint refuses (an abbreviated unit, a _count suffix on a gauge): the CPU figures are made here.
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            FunctionCounter.builder("process.cpu", sun, b -> b.getProcessCpuTime() / 1e9).baseUnit("seconds")
-                    .description("CPU time this process used, in all its threads").register(registry);
-        }
-        Gauge.builder("system.load.average.1m", os, java.lang.management.OperatingSystemMXBean::getSystemLoadAverage)
-                .description("the host's load average over the last minute").register(registry);
-        new UptimeMetrics().bindTo(registry);
+                .serviceLevelObjectives(ServerMeters.latencyBuckets()).register(registry);
     }
 
     private void counter(String name, String help, LongAdder adder, String... tags) {
@@ -172,7 +136,7 @@ public final class SidecarMetrics {
         Gauge.builder(name, value).description(help).tags(tags).strongReference(true).register(registry);
     }
 
-    /** Every figure in Prometheus's text format 0.0.4 ({@link #PROMETHEUS_CONTENT_TYPE}). */
+    /** Every figure in Prometheus's text format 0.0.4 ({@link ServerMeters#PROMETHEUS_CONTENT_TYPE}). */
     public String prometheusText() {
         return registry.scrape();
     }
