@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * and for {@link SectionIndex}'s reading of the annotation at run time; no {@code javax.annotation.processing} here,
  * so that a service's runtime never loads the compiler's classes.
  */
-final class SectionNames {
+public final class SectionNames {
     /** The longest section name, in bytes of UTF-8 (the wire's limit). */
     static final int MAX_NAME_BYTES = 255; // the wire's TransportLimits.MAX_NAME_BYTES, without loading the wire at compile time
 
@@ -15,7 +15,7 @@ final class SectionNames {
     }
 
     /** Why a name is not a valid section name, or null. */
-    static String problem(String name) {
+    public static String problem(String name) {
         if (name.isBlank()) {
             return "is blank";
         }
