@@ -150,7 +150,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                 if (elsewhere != null) {
                     // MOVED for the new id would send the caller to retry the old id's group: CONFLICT tells it to pick another
                     throw elsewhere.status() == Status.MOVED
-                            ? new StoreException(Status.CONFLICT, "the new session id belongs to another master group") : elsewhere;
+                            ? new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group") : elsewhere;
                 }
             }
             long idle = r.idleTimeout() == null ? 0 : r.idleTimeout().toMillis();

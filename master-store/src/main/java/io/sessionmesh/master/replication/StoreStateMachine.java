@@ -214,7 +214,7 @@ final class StoreStateMachine extends BaseStateMachine {
             GroupMap map = moves.map();
             if (!r.newId().equals(r.oldId()) && map != null && !map.owner(r.newId()).equals(moves.selfName(map))) {
                 // an atomic rename across groups is not possible: the caller picks another id
-                throw new StoreException(Status.CONFLICT, "the new session id belongs to another master group");
+                throw new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group");
             }
             return store.rename(r.oldId(), r.newId(), r.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(r.idleTimeoutMillis()),
                     bit, invalidator, now);

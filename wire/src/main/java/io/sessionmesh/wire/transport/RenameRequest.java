@@ -11,6 +11,12 @@ import java.util.Optional;
  * <p>{@link #toString()} never shows the new id: it is a bearer secret.
  */
 public final class RenameRequest implements TransportMessage {
+    /**
+     * What the message of a CONFLICT says when the new id is not on the old id's master (a hash ring of masters or a
+     * cluster map of groups): an atomic rename across masters is not possible, so the caller picks another id.
+     */
+    public static final String NEW_ID_ON_ANOTHER_MASTER = "the new session id belongs to another master";
+
     private final String newId;
     private final long idleTimeoutSeconds;
 
