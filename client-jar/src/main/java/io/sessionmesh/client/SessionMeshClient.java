@@ -116,6 +116,49 @@ public final class SessionMeshClient implements AutoCloseable {
     }
 
     /**
+     * A new, empty session with the id the application chose (Spring Session's {@code SessionIdGenerator}, say), its own
+     * idle timeout (whole seconds; null for the default), belonging to {@code principal} (null: to no one yet). The
+     * sidecar creates it on the master that owns the id.
+     *
+     * @param id 16..128 characters of {@code [A-Za-z0-9_-]}: an id the application chooses must be unguessable
+     *     ({@link TransportLimits#MIN_REQUESTED_ID_CHARS}); a UUID's 36 are fine
+     * @throws SessionConflictException if a live session has the id
+     * @throws BadRequestException if the id or principal breaks its rules (nothing is sent; the message never repeats
+     *     either), or {@link PayloadTooLargeException} for a principal over 256 bytes
+     */
+    public Session createSession(String id, Duration idleTimeout, String principal) {
+        long seconds = idleTimeout == null ? 0 : Math.max(1, idleTimeout.toSeconds());
+        SessionCreated created = api.create(id, seconds, principal);
+        return new Session(this, created.sessionId()).created(principal);
+    }
+
+    /**
+     * Moves a session to {@code newId} and/or gives it a new idle timeout, atomically on its master (Spring Session's
+     * {@code changeSessionId} at login, and {@code setMaxInactiveInterval}): its sections, versions and principal go with
+     * it, the old id is gone at once (of two renames of one id the first wins; the second finds no session), and its idle
+     * time starts again. Sessions this client opened under the old id are not updated: open the new id.
+     *
+     * @param newId the new id (16..128 characters of {@code [A-Za-z0-9_-]}), or null or {@code oldId} to keep the id
+     * @param idleTimeout the new idle timeout (whole seconds, at least 1), or null to keep it; not both null with the id kept
+     * @return the session's idle timeout after the rename
+     * @throws SessionNotFoundException if no live session has {@code oldId} (renamed, deleted or expired)
+     * @throws SessionIdOnAnotherMasterException (a {@link SessionConflictException}) if {@code newId} belongs to another
+     *     master than the session's: nothing changed, choose another id and call again
+     * @throws SessionConflictException if a live session has {@code newId}
+     * @throws BadRequestException for an id that breaks its rules, or nothing to change (nothing is sent)
+     */
+    public Duration renameSession(String oldId, String newId, Duration idleTimeout) {
+        TransportLimits.checkSessionId(oldId);
+        String to = newId == null || newId.equals(oldId) ? null : newId;
+        long seconds = idleTimeout == null ? 0 : Math.max(1, idleTimeout.toSeconds());
+        if (to == null && seconds == 0) {
+            throw new BadRequestException("rename: neither a new id nor an idle timeout (nothing was sent)");
+        }
+        SessionCreated renamed = api.rename(oldId, to, seconds);
+        return Duration.ofSeconds(renamed.idleTimeoutSeconds());
+    }
+
+    /**
      * An existing session with the named sections read now, in one call; sections not named are read on first use.
      *
      * @throws SessionNotFoundException if the session is unknown, deleted or expired

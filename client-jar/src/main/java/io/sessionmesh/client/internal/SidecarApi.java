@@ -4,6 +4,7 @@ import io.sessionmesh.client.BadRequestException;
 import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.PayloadTooLargeException;
 import io.sessionmesh.client.SessionConflictException;
+import io.sessionmesh.client.SessionIdOnAnotherMasterException;
 import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.SidecarTimeoutException;
@@ -15,6 +16,7 @@ import io.sessionmesh.wire.transport.ErrorMessage;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadResult;
+import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
 import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.Status;
@@ -77,6 +79,42 @@ public final class SidecarApi {
         byte[] body = idleTimeoutSeconds == 0 && principal == null ? null
                 : encode("create", new CreateRequest(idleTimeoutSeconds, principal));
         return decode(call("create", "POST", "/v1/sessions", body, messages), SessionCreated.class);
+    }
+
+    /**
+     * A new session with the id the application chose: POST /v1/sessions with CREATE_REQUEST's id.
+     *
+     * @throws BadRequestException for an id that breaks the rule of a requested id, before anything is sent (the
+     *     message never repeats the id)
+     */
+    public SessionCreated create(String sessionId, long idleTimeoutSeconds, String principal) {
+        if (principal != null) {
+            checkPrincipal("create", principal);
+        }
+        checkRequestedId("create", sessionId);
+        return decode(call("create", "POST", "/v1/sessions",
+                encode("create", new CreateRequest(idleTimeoutSeconds, principal, sessionId)), messages), SessionCreated.class);
+    }
+
+    /**
+     * Renames a session and/or sets its idle timeout: POST /v1/sessions/{id}/rename. {@code newId} null keeps the id,
+     * {@code idleTimeoutSeconds} 0 keeps the timeout (not both).
+     */
+    public SessionCreated rename(String sessionId, String newId, long idleTimeoutSeconds) {
+        if (newId != null) {
+            checkRequestedId("rename", newId);
+        }
+        return decode(call("rename", "POST", "/v1/sessions/" + sessionId + "/rename",
+                encode("rename", new RenameRequest(newId, idleTimeoutSeconds)), messages), SessionCreated.class);
+    }
+
+    private static void checkRequestedId(String operation, String id) {
+        java.util.Objects.requireNonNull(id, "session id");
+        try {
+            TransportLimits.checkRequestedSessionId(id);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(operation + ": " + e.getMessage() + " (nothing was sent)", e);
+        }
     }
 
     /** Sets the session's principal: PUT /v1/sessions/{id}/principal. */
@@ -197,7 +235,8 @@ public final class SidecarApi {
         String text = operation + ": " + r.status() + " " + message;
         return switch (r.status()) {
             case 404 -> new SessionNotFoundException(text);
-            case 409 -> new SessionConflictException(text);
+            case 409 -> message.contains(RenameRequest.NEW_ID_ON_ANOTHER_MASTER)
+                    ? new SessionIdOnAnotherMasterException(text) : new SessionConflictException(text);
             case 413 -> new PayloadTooLargeException(text);
             case 400, 405 -> new BadRequestException(text);
             case 503 -> new SidecarUnavailableException(text);

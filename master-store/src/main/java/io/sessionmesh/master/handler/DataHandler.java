@@ -23,9 +23,9 @@ import java.util.function.Predicate;
 
 /**
  * The data operations, on the connection's event loop (a store operation takes a fraction of a microsecond; there
- * is nothing to gain from another thread): READ, WRITE, TOUCH, CREATE, DELETE, the schema registry and STATS, each
- * answered with {@code ctx.write} in the order requests arrive (the encoder batches and flushes them). A write or delete
- * that other caches must hear of first is answered with a {@link FencedAnswer}. The last handler of the pipeline: it
+ * is nothing to gain from another thread): READ, WRITE, TOUCH, CREATE, DELETE, RENAME, the schema registry and STATS, each
+ * answered with {@code ctx.write} in the order requests arrive (the encoder batches and flushes them). A write, delete or
+ * rename that other caches must hear of first is answered with a {@link FencedAnswer}. The last handler of the pipeline: it
  * also answers what earlier handlers {@link Rejected}, and closes a connection whose stream broke.
  */
 public final class DataHandler extends ChannelInboundHandlerAdapter {
@@ -96,6 +96,11 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
             return new MasterAnswer.Touched(id, times(t.sessionId()));
         }
         if (request instanceof MasterRequest.Create c) {
+            if (c.sessionId() != null) {
+                SessionStore.CreatedSession created = store.createWithId(c.sessionId(), c.idleTimeout(), c.principal(),
+                        registration.peerHost(ctx.channel()));
+                return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+            }
             if (c.placement() == null) {
                 return created(id, c, null, registration.peerHost(ctx.channel()));
             }
@@ -111,6 +116,11 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         if (request instanceof MasterRequest.Delete d) {
             return fenced(MasterAnswer.Bytes.empty(Opcodes.DELETE, id),
                     store.delete(d.sessionId(), registration.holderBit(), registration.invalidator()));
+        }
+        if (request instanceof MasterRequest.Rename r) {
+            SessionStore.Renamed renamed = store.rename(r.oldId(), r.newId(), r.idleTimeout(), registration.holderBit(),
+                    registration.invalidator());
+            return fenced(new MasterAnswer.Renamed(id, renamed.times()), renamed.fence());
         }
         if (request instanceof MasterRequest.SetPrincipal p) {
             store.setPrincipal(p.sessionId(), p.principal());

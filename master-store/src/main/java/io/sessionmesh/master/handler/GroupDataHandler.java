@@ -34,7 +34,7 @@ import java.util.function.Predicate;
 /**
  * The data operations of a master that is a replica of a group (PROTOCOL.md 3.8), in front of {@link DataHandler}:
  * on a replica that does not lead, every one is answered NOT_LEADER with the leader's address; on the leader, each
- * change (WRITE, CREATE, DELETE, TOUCH, SCHEMA_PUBLISH) is proposed to the group and answered once applied, and each
+ * change (WRITE, CREATE, DELETE, TOUCH, RENAME, PRINCIPAL, LOGOUT, SCHEMA_PUBLISH) is proposed to the group and answered once applied, and each
  * read (READ, SCHEMA_FETCH) waits for a read barrier. The answers are {@link DeferredAnswer}s, made off the loop. A
  * write's or delete's acknowledgement also waits for its invalidations (its {@link Fence}) and, on a leader just
  * elected, for every lease the old leader granted to run out ({@link ReplicaGroup#writesOpenNanos()}). STATS and what
@@ -127,15 +127,37 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                 TransportLimits.checkPrincipal(c.principal());
             }
             long idle = c.idleTimeout() == null ? 0 : c.idleTimeout().toMillis();
+            String host = registration.peerHost(ctx.channel());
+            if (c.sessionId() != null) {
+                // the id places itself: MOVED when the map gives it to another group, MOVING while it moves
+                StoreException elsewhere = whereNow(c.sessionId());
+                if (elsewhere != null) {
+                    throw elsewhere;
+                }
+                return group.propose(new ReplicaCommand.Create(c.sessionId(), idle, c.principal(), host), bit,
+                        registration.invalidator()).thenApply(outcome -> created(id, outcome));
+            }
             // a ring not built yet is built off this loop (Placements); the id is chosen once it is
             CompletableFuture<HashRing<Integer>> ring = c.placement() == null || movedFrom(c)
                     ? CompletableFuture.completedFuture(null) : Placements.ring(c.placement());
-            String host = registration.peerHost(ctx.channel());
             return ring.thenCompose(r -> group.propose(new ReplicaCommand.Create(newId(c, r), idle, c.principal(), host), bit,
                             registration.invalidator()))
-                    .thenApply(outcome -> {
-                        SessionStore.CreatedSession created = (SessionStore.CreatedSession) outcome;
-                        return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
+                    .thenApply(outcome -> created(id, outcome));
+        }
+        if (request instanceof MasterRequest.Rename r) {
+            if (!r.keepsId()) {
+                StoreException elsewhere = whereNow(r.newId());
+                if (elsewhere != null) {
+                    // MOVED for the new id would send the caller to retry the old id's group: CONFLICT tells it to pick another
+                    throw elsewhere.status() == Status.MOVED
+                            ? new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group") : elsewhere;
+                }
+            }
+            long idle = r.idleTimeout() == null ? 0 : r.idleTimeout().toMillis();
+            return group.propose(new ReplicaCommand.Rename(r.oldId(), r.newId(), idle), bit, registration.invalidator())
+                    .thenCompose(outcome -> {
+                        SessionStore.Renamed renamed = (SessionStore.Renamed) outcome;
+                        return acknowledged(renamed.fence(), new MasterAnswer.Renamed(id, renamed.times()));
                     });
         }
         if (request instanceof MasterRequest.SetPrincipal p) {
@@ -160,6 +182,11 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         return CompletableFuture.completedFuture(new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
                 Opcodes.name(request.opcode()) + " is not a data operation of this master"));
+    }
+
+    private static MasterAnswer created(int id, Object outcome) {
+        SessionStore.CreatedSession created = (SessionStore.CreatedSession) outcome;
+        return new MasterAnswer.Created(id, created.id(), created.idleTimeout(), created.maxLifetime());
     }
 
     /**
@@ -255,6 +282,9 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.SetPrincipal p) {
             return p.sessionId();
+        }
+        if (request instanceof MasterRequest.Rename r) {
+            return r.oldId(); // NOT_FOUND is the old id's: MOVED or MOVING when it lives elsewhere, as for a write
         }
         return null;
     }

@@ -55,6 +55,8 @@ public sealed interface ReplicaCommand {
     int PRINCIPAL = 13;
     /** Every session of a principal deleted ("log out everywhere"). */
     int LOGOUT = 14;
+    /** A session moved to a new id and/or given a new idle timeout (RENAME). */
+    int RENAME = 15;
 
     int kind();
 
@@ -118,6 +120,26 @@ public sealed interface ReplicaCommand {
         public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
             putId(out, sessionId);
             putText(out, principal);
+        }
+    }
+
+    /**
+     * A session moved to {@code newId} ({@code oldId} itself: kept) with {@code idleTimeoutMillis} (0: kept):
+     * {@code old id | i64 idle timeout | new id}.
+     */
+    record Rename(String oldId, String newId, long idleTimeoutMillis) implements ReplicaCommand {
+        public int kind() {
+            return RENAME;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return idSize(oldId) + 8 + idSize(newId);
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            putId(out, oldId);
+            out.putLong(idleTimeoutMillis);
+            putId(out, newId);
         }
     }
 
@@ -336,6 +358,11 @@ public sealed interface ReplicaCommand {
                     yield new Logout(principal);
                 }
                 case DELETE -> new Delete(getId(in));
+                case RENAME -> {
+                    String oldId = getId(in);
+                    long idle = in.getLong();
+                    yield new Rename(oldId, getId(in), idle);
+                }
                 case TOUCH, EXPIRE, HANDOFF, HANDED -> {
                     int n = in.getShort() & 0xFFFF;
                     List<String> ids = new ArrayList<>(n);

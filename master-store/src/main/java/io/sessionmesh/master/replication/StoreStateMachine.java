@@ -210,6 +210,15 @@ final class StoreStateMachine extends BaseStateMachine {
         if (command instanceof ReplicaCommand.Delete d) {
             return new ReplicaGroup.Deleted(store.delete(d.sessionId(), bit, invalidator, now));
         }
+        if (command instanceof ReplicaCommand.Rename r) {
+            GroupMap map = moves.map();
+            if (!r.newId().equals(r.oldId()) && map != null && !map.owner(r.newId()).equals(moves.selfName(map))) {
+                // an atomic rename across groups is not possible: the caller picks another id
+                throw new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group");
+            }
+            return store.rename(r.oldId(), r.newId(), r.idleTimeoutMillis() == 0 ? null : Duration.ofMillis(r.idleTimeoutMillis()),
+                    bit, invalidator, now);
+        }
         if (command instanceof ReplicaCommand.Principal p) {
             store.setPrincipal(p.sessionId(), p.principal(), now);
             return Boolean.TRUE;

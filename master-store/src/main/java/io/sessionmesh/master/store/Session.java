@@ -15,7 +15,8 @@ final class Session {
 
     final String id;
     final long createdAt;
-    final long idleTimeout;
+    /** Changed only by a RENAME that sets a new idle timeout, under this; read without it (deadline checks). */
+    volatile long idleTimeout;
     /** createdAt + the store's maximum lifetime: the session dies then, used or not. */
     final long hardDeadline;
     volatile long lastAccess;

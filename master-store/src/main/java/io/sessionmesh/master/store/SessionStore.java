@@ -196,16 +196,49 @@ public final class SessionStore {
         return create(id, idleTimeout, now, null, null);
     }
 
-    /** {@link #create(String, Duration, long)} for {@code principal}, asked by {@code host} (either may be null). */
+    /**
+     * {@link #create(String, Duration, long)} for {@code principal}, asked by {@code host} (either may be null). The id
+     * is taken only while a live session has it: one that has expired but is not yet purged is removed (recorded as
+     * expired) and the id made again, as every replica does alike at the log's time.
+     */
     public CreatedSession create(String id, Duration idleTimeout, long now, String principal, String host) {
         Duration idle = checkedIdleTimeout(idleTimeout, principal);
         Session session = new Session(id, now, idle.toMillis(), limits.maxLifetime().toMillis());
         session.principal = principal;
         session.host = host;
-        if (sessions.putIfAbsent(id, session) != null) {
+        if (!claim(id, session, now)) {
             throw new StoreException(Status.CONFLICT, "session id " + SessionIds.redact(id) + " is taken");
         }
         return created(session);
+    }
+
+    /**
+     * A new empty session with the id an application chose (CREATE with flag REQUESTED_ID), now.
+     *
+     * @throws StoreException CONFLICT when a live session has the id, BAD_REQUEST, UNAVAILABLE as {@link #create(Duration)}
+     */
+    public CreatedSession createWithId(String id, Duration idleTimeout, String principal, String host) {
+        return create(id, idleTimeout, ticker.millis(), principal, host);
+    }
+
+    /**
+     * Puts {@code session} under {@code id} unless a live session has it; an expired one found there leaves first. True
+     * if the session is in.
+     */
+    private boolean claim(String id, Session session, long now) {
+        while (true) {
+            Session held = sessions.putIfAbsent(id, session);
+            if (held == null) {
+                return true;
+            }
+            if (!held.removed && !held.isExpired(now)) {
+                return false;
+            }
+            if (remove(held, LifecycleEvent.Kind.EXPIRED)) {
+                counters.expiries.increment();
+            }
+            sessions.remove(id, held); // a removed session whose removal is still under way elsewhere
+        }
     }
 
     /** This store is a replica's: sessions leave it only through the group's log (see {@link #removalsByLogOnly}). */
@@ -513,6 +546,95 @@ public final class SessionStore {
             lifecycle.record(LifecycleEvent.Kind.PRINCIPAL_CHANGED, session, now);
         }
         counters.principalChanges.increment();
+    }
+
+    /** What {@link #rename} did: the session's times under its new id, and what the acknowledgement waits for (null: nothing). */
+    public record Renamed(SessionTimes times, Fence fence) {
+    }
+
+    /**
+     * Moves a live session to {@code newId} ({@code oldId} itself: keeps the id) and gives it {@code idleTimeout} (null:
+     * keeps its own), atomically: its sections, versions, principal, host, creation time and lifetime deadline go with
+     * it, the old id is gone at once (a second rename of it is NOT_FOUND: the first wins), and the idle time starts
+     * again, as a TOUCH would. Every cache that holds any of it, but {@code renamerBit} (which drops it itself), is told
+     * as for a DELETE of the old id; the returned fence is what the answer waits for. The registry sees the old id
+     * deleted and the new one created (its creation time the session's). Never refused for the memory budget: the
+     * session's bytes move, they do not grow.
+     *
+     * @throws StoreException NOT_FOUND for an unknown, deleted or expired old id, CONFLICT when a live session has
+     *     the new id, BAD_REQUEST for a timeout out of range
+     */
+    public Renamed rename(String oldId, String newId, Duration idleTimeout, long renamerBit, Invalidator invalidator) {
+        return rename(oldId, newId, idleTimeout, renamerBit, invalidator, ticker.millis());
+    }
+
+    /** {@link #rename(String, String, Duration, long, Invalidator)} at {@code now} (a replicated group's log time). */
+    public Renamed rename(String oldId, String newId, Duration idleTimeout, long renamerBit, Invalidator invalidator, long now) {
+        if (idleTimeout != null && (idleTimeout.toMillis() < 1 || idleTimeout.compareTo(limits.maxIdleTimeout()) > 0)) {
+            throw new StoreException(Status.BAD_REQUEST, "idle timeout " + idleTimeout.toMillis() + " ms is outside 1 ms.."
+                    + limits.maxIdleTimeout().toMillis() + " ms");
+        }
+        Session session = sessions.get(oldId);
+        if (session == null || session.removed || session.isExpired(now)) {
+            throw gone(session, now);
+        }
+        if (!newId.equals(oldId)) {
+            // An expired session on the new id leaves first, outside the old session's monitor: a store never holds two
+            // sessions' monitors at once, so two renames that cross cannot deadlock.
+            Session held = sessions.get(newId);
+            if (held != null && !held.removed && held.isExpired(now) && remove(held, LifecycleEvent.Kind.EXPIRED)) {
+                counters.expiries.increment();
+            }
+        }
+        Session renamed;
+        Fence fence;
+        synchronized (session) {
+            if (session.removed) {
+                throw gone(session, now);
+            }
+            long idle = idleTimeout == null ? session.idleTimeout : idleTimeout.toMillis();
+            if (newId.equals(oldId)) {
+                // Only the idle timeout changes: the session stays where it is, and the caches in front drop their copies,
+                // whose times say the old timeout (a shorter one must not let them outlive the session).
+                session.idleTimeout = idle;
+                session.touch(now);
+                fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
+                renamed = session;
+            } else {
+                renamed = new Session(newId, session.createdAt, idle, session.hardDeadline, now);
+                renamed.sections = session.sections;
+                renamed.bytes = session.bytes;
+                Identity.of(session).applyTo(renamed);
+                renamed.registryVersion = 1;
+                if (sessions.putIfAbsent(newId, renamed) != null) {
+                    throw new StoreException(Status.CONFLICT, "the new session id is taken");
+                }
+                fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
+                movedAway(session, now);
+                wheel.schedule(renamed);
+                lifecycle.created(renamed);
+            }
+        }
+        counters.renames.increment();
+        return new Renamed(new SessionTimes(renamed.idleTimeout, Math.max(0, renamed.hardDeadline - now)), fence);
+    }
+
+    /**
+     * The old half of a rename, under the session's monitor: the session leaves its id, recorded as deleted; its
+     * sections, bytes and principal now count for the renamed session, so the budget does not change.
+     */
+    private void movedAway(Session session, long now) {
+        session.removed = true;
+        session.registryVersion++;
+        lifecycle.record(LifecycleEvent.Kind.DELETED, session, now);
+        wheel.removed();
+        // The expiry wheel may hold the session until its bucket comes due: it must not keep the sections alive.
+        session.sections = Session.NO_SECTIONS;
+        session.bytes = 0;
+        if (session.holders != null) {
+            session.holders.clear();
+        }
+        sessions.remove(session.id, session);
     }
 
     /** A session as an operator looks it up, without using it; times in epoch milliseconds. */
@@ -924,6 +1046,7 @@ public final class SessionStore {
         final LongAdder wheelPurges = new LongAdder();
         final LongAdder logouts = new LongAdder();
         final LongAdder principalChanges = new LongAdder();
+        final LongAdder renames = new LongAdder();
 
         void putInto(Map<String, Long> stats) {
             stats.put("creates", creates.sum());
@@ -939,6 +1062,7 @@ public final class SessionStore {
             stats.put("expiry_wheel_purges", wheelPurges.sum());
             stats.put("logouts", logouts.sum());
             stats.put("principal_changes", principalChanges.sum());
+            stats.put("renames", renames.sum());
         }
     }
 }

@@ -82,6 +82,29 @@ class DataHandlerTest {
     }
 
     @Test
+    void createWithIdAndRename_answerTyped_conflictAndNotFoundAsStatuses() {
+        String requested = "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c";
+        String renamedTo = "9f3a6c1e-7b2d-4e8f-a0c5-1d2e3f4a5b6c";
+        EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
+        MasterAnswer.Created created = (MasterAnswer.Created) call(ch, 1,
+                new MasterRequest.Create(Duration.ofMinutes(2), null, "alice", requested));
+        assertEquals(requested, created.sessionId());
+        MasterAnswer.Error taken = (MasterAnswer.Error) call(ch, 2, new MasterRequest.Create(null, null, null, requested));
+        assertEquals(Status.CONFLICT, taken.status());
+        assertEquals(Opcodes.CREATE, taken.opcode());
+        call(ch, 3, new MasterRequest.Write(new WriteRequest(requested, List.of(set("cart", "n", new byte[] {42})))));
+        MasterAnswer.Renamed renamed = (MasterAnswer.Renamed) call(ch, 4,
+                new MasterRequest.Rename(requested, renamedTo, Duration.ofMinutes(5)));
+        assertEquals(Opcodes.RENAME, renamed.opcode());
+        assertEquals(300_000, renamed.times().idleTimeoutMillis());
+        MasterAnswer.Read r = (MasterAnswer.Read) call(ch, 5, new MasterRequest.Read(new ReadRequest(renamedTo, List.of("cart"))));
+        assertEquals(1, r.result().sections().get(0).version());
+        MasterAnswer.Error again = (MasterAnswer.Error) call(ch, 6, new MasterRequest.Rename(requested, store.newId(), null));
+        assertEquals(Status.NOT_FOUND, again.status());
+        assertEquals(Opcodes.RENAME, again.opcode());
+    }
+
+    @Test
     void writeWithWholeSections_answersTheWrittenSectionsAboveVersion1Whole_andOnlyWhenAsked() {
         EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
         String id = ((MasterAnswer.Created) call(ch, 1, new MasterRequest.Create(null, null))).sessionId();

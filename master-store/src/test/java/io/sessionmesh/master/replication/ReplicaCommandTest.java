@@ -39,6 +39,9 @@ class ReplicaCommandTest {
         assertEquals(write, assertInstanceOf(ReplicaCommand.Write.class, roundTrip(new ReplicaCommand.Write(write)).command()).request());
         assertEquals(new ReplicaCommand.Create("s2", 60_000), roundTrip(new ReplicaCommand.Create("s2", 60_000)).command());
         assertEquals(new ReplicaCommand.Delete("s3"), roundTrip(new ReplicaCommand.Delete("s3")).command());
+        ReplicaCommand.Rename rename = new ReplicaCommand.Rename("s4", "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c", 30_000);
+        assertEquals(rename, roundTrip(rename).command());
+        assertEquals(new ReplicaCommand.Rename("s4", "s4", 0), roundTrip(new ReplicaCommand.Rename("s4", "s4", 0)).command());
         ReplicaCommand.Sessions touch = new ReplicaCommand.Sessions(ReplicaCommand.TOUCH, List.of("a", "b"));
         assertEquals(touch, roundTrip(touch).command());
         ReplicaCommand.Sessions expire = new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, List.of());

@@ -115,6 +115,38 @@ class ReplicaGroupIT {
     }
 
     @Test
+    void aRenameReachesEveryReplicaAndSurvivesTheLeadersLoss() throws Exception {
+        String requested = "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c";
+        String renamedTo = "9f3a6c1e-7b2d-4e8f-a0c5-1d2e3f4a5b6c";
+        Node leader = awaitLeader(nodes);
+        Object created = leader.group.propose(new ReplicaCommand.Create(requested, 0, "alice", "10.0.0.7"), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(requested, assertInstanceOf(SessionStore.CreatedSession.class, created).id());
+        write(leader, requested, "cart", "item", "one");
+        Object renamed = leader.group.propose(new ReplicaCommand.Rename(requested, renamedTo, 60_000), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(60_000, assertInstanceOf(SessionStore.Renamed.class, renamed).times().idleTimeoutMillis());
+        ExecutionException second = assertThrows(ExecutionException.class, () -> leader.group.propose(
+                new ReplicaCommand.Rename(requested, leader.store.newId(), 0), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        assertEquals(Status.NOT_FOUND, assertInstanceOf(StoreException.class, second.getCause()).status(), "the first rename won");
+
+        for (Node node : nodes) {
+            Await.until("replica " + node.replica.id() + " applied the rename", ELECTION,
+                    () -> node.store.describe(renamedTo) != null && node.store.describe(requested) == null);
+            assertEquals("alice", node.store.describe(renamedTo).principal());
+            assertEquals(60_000, node.store.describe(renamedTo).idleTimeout());
+        }
+
+        leader.stop();
+        List<Node> rest = new ArrayList<>(nodes);
+        rest.remove(leader);
+        Node next = awaitLeader(rest);
+        assertArrayEquals(bytes("one"), section(next.store, renamedTo, "cart").attribute("item"));
+        assertEquals(Map.of("cart", 2L), write(next, renamedTo, "cart", "item", "two"));
+        assertEquals(-1, version(next.store, requested, "cart"), "the old id is gone on the new leader too");
+    }
+
+    @Test
     void aReplicaThatMissedMoreThanTheLogKeepsCatchesUpFromASnapshot() throws Exception {
         Node leader = awaitLeader(nodes);
         String id = create(leader);

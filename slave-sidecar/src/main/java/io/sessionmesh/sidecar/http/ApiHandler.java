@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.sidecar.service.SidecarOperations;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
@@ -111,6 +112,15 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
             case GET_PRINCIPAL -> {
                 return operations.principal(ApiRoutes.sessionId(path))
                         .thenApply(p -> forms.answer(HttpResponseStatus.OK, p, binaryAnswer));
+            }
+            case RENAME_SESSION -> {
+                String id = ApiRoutes.sessionId(path);
+                if (!request.content().isReadable()) {
+                    throw new MalformedMessageException(Status.BAD_REQUEST, "a rename needs a body: RENAME_REQUEST with "
+                            + "newId, idleTimeoutSeconds or both");
+                }
+                RenameRequest rename = forms.decode(request, RenameRequest.class, id);
+                return operations.rename(id, rename).thenApply(r -> forms.answer(HttpResponseStatus.OK, r, binaryAnswer));
             }
             case PUBLISH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);

@@ -24,7 +24,7 @@ final class ApiRoutes {
     /** What a request calls. */
     enum Route {
         CREATE_SESSION, READ_SESSION, WRITE_SESSION, DELETE_SESSION, TOUCH_SESSION, SET_PRINCIPAL, CLEAR_PRINCIPAL,
-        GET_PRINCIPAL, PUBLISH_SCHEMA, FETCH_SCHEMA
+        GET_PRINCIPAL, RENAME_SESSION, PUBLISH_SCHEMA, FETCH_SCHEMA
     }
 
     private static final String API = "/v1/";
@@ -32,6 +32,7 @@ final class ApiRoutes {
     private static final String SESSION = "/v1/sessions/";
     private static final String TOUCH = "/touch";
     private static final String PRINCIPAL = "/principal";
+    private static final String RENAME = "/rename";
     private static final String SCHEMA = "/v1/schemas/";
     private static final int MAX_UID_DIGITS = 16;
 
@@ -66,6 +67,13 @@ final class ApiRoutes {
             if (path.length() == idEnd + TOUCH.length() && path.startsWith(TOUCH, idEnd)) {
                 if (method.equals(HttpMethod.POST)) {
                     return Route.TOUCH_SESSION;
+                }
+                sessionId(path);
+                throw new MethodNotAllowed(method, path, HttpMethod.POST.name());
+            }
+            if (path.length() == idEnd + RENAME.length() && path.startsWith(RENAME, idEnd)) {
+                if (method.equals(HttpMethod.POST)) {
+                    return Route.RENAME_SESSION;
                 }
                 sessionId(path);
                 throw new MethodNotAllowed(method, path, HttpMethod.POST.name());

@@ -30,7 +30,7 @@ import java.util.function.ToDoubleFunction;
 public final class SidecarMetrics {
 
     /** Operations counted. */
-    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL }
+    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL, RENAME }
 
     private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(10);
 

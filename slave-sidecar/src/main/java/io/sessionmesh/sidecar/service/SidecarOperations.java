@@ -2,6 +2,7 @@ package io.sessionmesh.sidecar.service;
 
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
 import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.WriteRequest;
@@ -23,8 +24,14 @@ public interface SidecarOperations {
     record ReadOutcome(EncodedReadResult result, boolean stale) {
     }
 
-    /** A new session on the next reachable master. */
+    /** A new session on the next reachable master, or, with a requested id, on the master that owns that id. */
     CompletableFuture<SessionCreated> create(CreateRequest request);
+
+    /**
+     * Moves a session to the request's new id and/or gives it the request's idle timeout, on its master, atomically;
+     * answered with the session's id and timeouts after it. This sidecar's cache drops what it held of the old id.
+     */
+    CompletableFuture<SessionCreated> rename(String sessionId, RenameRequest request);
 
     /** A batch read of named sections, every one of them in the answer. */
     CompletableFuture<ReadOutcome> read(String sessionId, List<String> sections);

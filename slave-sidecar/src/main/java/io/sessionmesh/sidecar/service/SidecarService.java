@@ -10,6 +10,7 @@ import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.ReadRequest;
+import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
 import io.sessionmesh.wire.transport.SessionCreated;
 import io.sessionmesh.wire.transport.SessionPrincipal;
@@ -150,12 +151,26 @@ public final class SidecarService implements SidecarOperations {
         return router;
     }
 
-    /** A new session on the next reachable master. */
+    /**
+     * A new session on the next reachable master; with a requested id, on the master (or group) that owns the id, routed
+     * as a READ of it is (MOVED and MOVING alike): the id places itself, no placement is sent.
+     */
     @Override
     public CompletableFuture<SessionCreated> create(CreateRequest request) {
         metrics.request(Op.CREATE);
         Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
         String principal = request.principal().orElse(null);
+        String requested = request.sessionId().orElse(null);
+        if (requested != null) {
+            return timed(router.call(requested, c -> c.send(new MasterRequest.Create(idle, null, principal, requested))))
+                    .handle((routed, error) -> {
+                        if (error != null) {
+                            throw unwrapped(error);
+                        }
+                        MasterAnswer.Created c = routed.value();
+                        return new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds());
+                    });
+        }
         return timed(router.create(creates.getAndIncrement(),
                         (c, placement) -> c.send(new MasterRequest.Create(idle, placement, principal))))
                 .thenApply(c -> new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds()));
@@ -347,6 +362,35 @@ public final class SidecarService implements SidecarOperations {
             }
             return null;
         });
+    }
+
+    /**
+     * RENAME on the old id's master, routed as DELETE is. A new id that another master (or group) owns is CONFLICT here,
+     * before any master is asked: an atomic rename across masters is not possible, and the caller can pick another id.
+     * The cache drops the old id before and after (as DELETE does after): the master forgets this sidecar as a holder
+     * of it, so nothing of it may be served from here again; the new id's sections are read from the master when asked.
+     */
+    @Override
+    public CompletableFuture<SessionCreated> rename(String sessionId, RenameRequest request) {
+        metrics.request(Op.RENAME);
+        String newId = request.newId().orElse(sessionId);
+        if (!newId.equals(sessionId) && router.forSession(newId) != router.forSession(sessionId)) {
+            return CompletableFuture.failedFuture(new MasterException(Status.CONFLICT, RenameRequest.NEW_ID_ON_ANOTHER_MASTER
+                    + " than the session's (" + router.forSession(sessionId).name() + "); an atomic rename across masters "
+                    + "is not possible: choose another id"));
+        }
+        Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
+        touched.remove(sessionId);
+        cache.evict(sessionId);
+        return timed(router.call(sessionId, c -> c.send(new MasterRequest.Rename(sessionId, newId, idle))))
+                .handle((routed, error) -> {
+                    cache.evict(sessionId);
+                    if (error != null) {
+                        throw unwrapped(error);
+                    }
+                    SessionTimes t = routed.value();
+                    return new SessionCreated(newId, t.idleTimeoutMillis() / 1000, t.lifetimeLeftMillis() / 1000);
+                });
     }
 
     /** Routed as DELETE and TOUCH are (MOVED, MOVING, NOT_LEADER alike); the cache is left alone, even on NOT_FOUND. */

@@ -34,6 +34,7 @@ class ApiRoutesTest {
         "PUT, /v1/sessions/abc/principal, SET_PRINCIPAL",
         "DELETE, /v1/sessions/abc/principal, CLEAR_PRINCIPAL",
         "GET, /v1/sessions/abc/principal, GET_PRINCIPAL",
+        "POST, /v1/sessions/abc/rename, RENAME_SESSION",
         "PUT, /v1/schemas/ff, PUBLISH_SCHEMA",
         "GET, /v1/schemas/ff, FETCH_SCHEMA",
     })
@@ -50,7 +51,8 @@ class ApiRoutesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"/v1/", "/v1/sessionsX", "/v1/schemas", "/v1/schemas/ff/x", "/v1/sessions/abc/",
-        "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch", "/v1/sessions/abc/principal/", "/v1/sessions/abc/principals"})
+        "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch", "/v1/sessions/abc/principal/", "/v1/sessions/abc/principals",
+        "/v1/sessions/abc/rename/", "/v1/sessions/abc/renamed"})
     void match_unknownPathUnderV1_isNotFound(String path) {
         ApiRoutes.NotFound e = assertThrows(ApiRoutes.NotFound.class, () -> ApiRoutes.match(HttpMethod.GET, path));
         assertEquals("no such endpoint: GET " + path, e.getMessage());
@@ -64,6 +66,7 @@ class ApiRoutesTest {
         "GET    | /v1/sessions/abc/touch | POST",
         "POST   | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "PATCH  | /v1/sessions/abc/principal | GET, PUT, DELETE",
+        "GET    | /v1/sessions/abc/rename | POST",
         "DELETE | /v1/schemas/ff         | GET, PUT",
     })
     void match_wrongMethod_isMethodNotAllowedWithTheRoutesMethods(String method, String path, String allow) {
@@ -149,7 +152,7 @@ class ApiRoutesTest {
      */
     @Test
     void match_everyPathAndMethod_agreesWithTheSplitBasedRouterItReplaced() {
-        String[] tokens = {"", "v1", "sessions", "schemas", "abc", "touch", "principal", "ff", "bad id", "x".repeat(129)};
+        String[] tokens = {"", "v1", "sessions", "schemas", "abc", "touch", "principal", "rename", "ff", "bad id", "x".repeat(129)};
         List<String> paths = new ArrayList<>(List.of(""));
         segments(new ArrayList<>(), tokens, 5, paths);
         int compared = 0;
@@ -201,7 +204,7 @@ class ApiRoutesTest {
         return ((MalformedMessageException) e).status() + " " + e.getMessage();
     }
 
-    /** The router of ApiHandler before it was cut up (commit fabbbd9), with its checks, as it was; and the principal routes. */
+    /** The router of ApiHandler before it was cut up (commit fabbbd9), with its checks, as it was; and the principal and rename routes. */
     private static String before(HttpMethod method, String path) {
         try {
             String[] parts = path.split("/", -1);
@@ -237,6 +240,10 @@ class ApiRoutesTest {
                         return "CLEAR_PRINCIPAL " + id;
                     }
                     throw new ApiRoutes.MethodNotAllowed(method, path, "GET, PUT, DELETE");
+                }
+                if (parts.length == 5 && parts[4].equals("rename")) { // added with the rename route
+                    requireMethod(method, path, HttpMethod.POST);
+                    return "RENAME_SESSION " + id;
                 }
             } else if (parts[2].equals("schemas") && parts.length == 4) {
                 long uid = oldUid(parts[3]);

@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.sidecar.service.SidecarOperations;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
@@ -72,6 +73,11 @@ final class CannedOperations implements SidecarOperations {
     @Override
     public CompletableFuture<Void> setPrincipal(String sessionId, String principal) {
         return next("setPrincipal " + sessionId + " " + principal, principal);
+    }
+
+    @Override
+    public CompletableFuture<SessionCreated> rename(String sessionId, RenameRequest request) {
+        return next("rename " + sessionId + " " + request.newId().orElse("-") + " " + request.idleTimeoutSeconds(), request);
     }
 
     @Override

@@ -36,6 +36,12 @@ public final class FrameHeader {
      * without it.
      */
     public static final int FLAG_WHOLE_SECTIONS = 0x10;
+    /**
+     * On a CREATE request, must-understand: the body starts with the id the session must have (PROTOCOL.md 3.2). A
+     * must-understand bit, not an ignorable one: a master that skipped it would make the session under an id of its own
+     * while the application goes on using the one it chose. On any other opcode it is UNSUPPORTED_VERSION.
+     */
+    public static final int FLAG_REQUESTED_ID = 0x04;
     /** Flags a reader must understand. */
     public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
     /** The most a PING body may carry. */

@@ -146,6 +146,24 @@ public sealed interface MasterAnswer extends OutboundFrame {
         }
     }
 
+    /** RENAME: the session's times under its new id (as TOUCH answers). {@code | idle timeout ms: u32 | lifetime left ms: u32 |} */
+    record Renamed(int requestId, SessionTimes times) implements MasterAnswer {
+        @Override
+        public int opcode() {
+            return Opcodes.RENAME;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return SessionTimes.BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            times.writeTo(out);
+        }
+    }
+
     /**
      * CREATE: the session's idle timeout and maximum lifetime in ms (uint32 each, saturated), then its id (ASCII).
      *

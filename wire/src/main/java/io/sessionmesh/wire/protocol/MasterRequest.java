@@ -26,7 +26,7 @@ public sealed interface MasterRequest<A> {
     /** The opcode ({@link Opcodes}). */
     int opcode();
 
-    /** The frame's flags ({@link FrameHeader}): 0 but for a WRITE that asks for whole sections. */
+    /** The frame's flags ({@link FrameHeader}): 0 but for a WRITE that asks for whole sections and a CREATE with an id. */
     default int flags() {
         return 0;
     }
@@ -138,11 +138,14 @@ public sealed interface MasterRequest<A> {
     /**
      * A new empty session: with the master's default idle timeout ({@code idleTimeout} null) or the one given, and an id
      * that falls on the asked master's part of the ring {@code placement} describes (null: any id, for a single master),
-     * belonging to {@code principal} (null: to no one yet).
+     * belonging to {@code principal} (null: to no one yet); or, with {@code sessionId}, exactly that id (flag
+     * {@link FrameHeader#FLAG_REQUESTED_ID}; no placement: the id places itself).
      *
-     * <pre>[ idle timeout ms: u32 [ placement (3.5), or 6 zero bytes for none [ principal length: u16 | UTF-8 ] ] ]</pre>
+     * <pre>[ id length: u8 | id: ASCII, flag REQUESTED_ID only ]
+     * [ idle timeout ms: u32 [ placement (3.5), or 6 zero bytes for none [ principal length: u16 | UTF-8 ] ] ]</pre>
      */
-    record Create(Duration idleTimeout, Placement placement, String principal) implements MasterRequest<MasterAnswer.Created> {
+    record Create(Duration idleTimeout, Placement placement, String principal, String sessionId)
+            implements MasterRequest<MasterAnswer.Created> {
         /** Bytes that stand for "no placement" when a principal follows. */
         static final int NO_PLACEMENT_BYTES = 6;
 
@@ -153,10 +156,20 @@ public sealed interface MasterRequest<A> {
             if (principal != null) {
                 TransportLimits.checkPrincipal(principal);
             }
+            if (sessionId != null) {
+                TransportLimits.checkRequestedSessionId(sessionId);
+                if (placement != null) {
+                    throw new IllegalArgumentException("a CREATE with a requested id takes no placement: the id places itself");
+                }
+            }
+        }
+
+        public Create(Duration idleTimeout, Placement placement, String principal) {
+            this(idleTimeout, placement, principal, null);
         }
 
         public Create(Duration idleTimeout, Placement placement) {
-            this(idleTimeout, placement, null);
+            this(idleTimeout, placement, null, null);
         }
 
         @Override
@@ -165,7 +178,16 @@ public sealed interface MasterRequest<A> {
         }
 
         @Override
+        public int flags() {
+            return sessionId == null ? 0 : FrameHeader.FLAG_REQUESTED_ID;
+        }
+
+        @Override
         public int bodySize(BinaryTransportCodec codec) {
+            return (sessionId == null ? 0 : 1 + sessionId.length()) + fieldsSize();
+        }
+
+        private int fieldsSize() {
             if (principal != null) {
                 return 4 + (placement == null ? NO_PLACEMENT_BYTES : placement.encodedSize()) + 2 + utf8Length(principal);
             }
@@ -174,6 +196,9 @@ public sealed interface MasterRequest<A> {
 
         @Override
         public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            if (sessionId != null) {
+                out.writeByte(sessionId.length()).writeCharSequence(sessionId, StandardCharsets.US_ASCII);
+            }
             if (idleTimeout != null || placement != null || principal != null) {
                 out.writeInt(idleTimeout == null ? 0 : (int) idleTimeout.toMillis());
             }
@@ -279,6 +304,75 @@ public sealed interface MasterRequest<A> {
                 throw new IllegalArgumentException("LOGOUT answer of " + b.readableBytes() + " bytes: expected a u32 count");
             }
             return b.getUnsignedInt(b.readerIndex());
+        }
+    }
+
+    /**
+     * Moves a session to {@code newId} (equal to {@code oldId}: keeps the id) and gives it {@code idleTimeout} (null: keeps
+     * it), atomically; the idle time starts again. Answered with the session's times, as TOUCH is.
+     *
+     * <pre>| old id length: u8 | old id: ASCII | idle timeout ms: u32 (0: keep) | new id: ASCII, the rest of the body |</pre>
+     */
+    record Rename(String oldId, String newId, Duration idleTimeout) implements MasterRequest<SessionTimes> {
+        /**
+         * @param newId the new id ({@link TransportLimits#checkRequestedSessionId}), or null or {@code oldId} to keep it
+         * @param idleTimeout 1..2^32-1 ms, or null to keep the session's
+         */
+        public Rename {
+            TransportLimits.checkSessionId(oldId);
+            if (newId == null) {
+                newId = oldId;
+            } else if (!newId.equals(oldId)) {
+                TransportLimits.checkRequestedSessionId(newId);
+            }
+            if (idleTimeout != null && (idleTimeout.toMillis() <= 0 || idleTimeout.toMillis() > 0xFFFF_FFFFL)) {
+                throw new IllegalArgumentException("idle timeout of " + idleTimeout.toMillis() + " ms is outside 1..2^32-1 ms");
+            }
+        }
+
+        /** Whether the session keeps its id (only the idle timeout changes). */
+        public boolean keepsId() {
+            return newId.equals(oldId);
+        }
+
+        @Override
+        public int opcode() {
+            return Opcodes.RENAME;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return 1 + oldId.length() + 4 + newId.length();
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeByte(oldId.length()).writeCharSequence(oldId, StandardCharsets.US_ASCII);
+            out.writeInt(idleTimeout == null ? 0 : (int) idleTimeout.toMillis());
+            out.writeCharSequence(newId, StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public SessionTimes decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return SessionTimes.readLast(answer.body());
+        }
+
+        static Rename decode(ByteBuf body) {
+            int n = body.readableBytes();
+            int at = body.readerIndex();
+            int idLength = n == 0 ? 0 : body.getUnsignedByte(at);
+            if (idLength == 0 || 1 + idLength + 4 >= n) {
+                throw Bodies.bad("RENAME body of " + n + " bytes: expected an old id length (1.."
+                        + TransportLimits.MAX_SESSION_ID_BYTES + "), the old id, a u32 idle timeout and the new id");
+            }
+            String oldId = Bodies.readSessionId(body.slice(at + 1, idLength));
+            long ms = body.getUnsignedInt(at + 1 + idLength);
+            String newId = Bodies.readSessionId(body.slice(at + 1 + idLength + 4, n - 1 - idLength - 4));
+            if (!newId.equals(oldId) && newId.length() < TransportLimits.MIN_REQUESTED_ID_CHARS) {
+                throw Bodies.bad("RENAME new id of " + newId.length() + " chars: an id the application chooses must have at least "
+                        + TransportLimits.MIN_REQUESTED_ID_CHARS);
+            }
+            return new Rename(oldId, newId, ms == 0 ? null : Duration.ofMillis(ms));
         }
     }
 
@@ -509,7 +603,8 @@ public sealed interface MasterRequest<A> {
                     (frame.flags() & FrameHeader.FLAG_WHOLE_SECTIONS) != 0);
             case Opcodes.TOUCH -> new Touch(Bodies.readSessionId(body));
             case Opcodes.DELETE -> new Delete(Bodies.readSessionId(body));
-            case Opcodes.CREATE -> readCreate(body);
+            case Opcodes.CREATE -> (frame.flags() & FrameHeader.FLAG_REQUESTED_ID) != 0 ? readCreateWithId(body) : readCreate(body);
+            case Opcodes.RENAME -> Rename.decode(body);
             case Opcodes.PING -> {
                 if (body.readableBytes() > FrameHeader.MAX_PING_BYTES) {
                     throw new MalformedMessageException(Status.TOO_LARGE, "ping body of " + body.readableBytes()
@@ -534,6 +629,27 @@ public sealed interface MasterRequest<A> {
             default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "opcode " + frame.opcode()
                     + " is unknown to this master (frame version " + FrameHeader.VERSION + ")");
         };
+    }
+
+    /** Flag REQUESTED_ID: {@code | id length: u8 | id |}, then the fields of {@link #readCreate}, without a placement. */
+    private static Create readCreateWithId(ByteBuf body) {
+        int n = body.readableBytes();
+        int at = body.readerIndex();
+        int idLength = n == 0 ? 0 : body.getUnsignedByte(at);
+        if (idLength == 0 || 1 + idLength > n) {
+            throw Bodies.bad("CREATE body of " + n + " bytes with flag REQUESTED_ID: expected an id length (1.."
+                    + TransportLimits.MAX_SESSION_ID_BYTES + "), the id, then the optional fields");
+        }
+        String id = Bodies.readSessionId(body.slice(at + 1, idLength));
+        if (id.length() < TransportLimits.MIN_REQUESTED_ID_CHARS) {
+            throw Bodies.bad("CREATE requested id of " + id.length() + " chars: an id the application chooses must have at least "
+                    + TransportLimits.MIN_REQUESTED_ID_CHARS);
+        }
+        Create rest = readCreate(body.slice(at + 1 + idLength, n - 1 - idLength));
+        if (rest.placement() != null) {
+            throw Bodies.bad("CREATE with a requested id and a placement: the id places itself, send no placement");
+        }
+        return new Create(rest.idleTimeout(), null, rest.principal(), id);
     }
 
     private static Create readCreate(ByteBuf body) {

@@ -44,10 +44,15 @@ public final class Opcodes {
     public static final int LOGOUT = 0x11;
     /** A session's times and principal, without using it: an operator's lookup (PROTOCOL.md 3.11). */
     public static final int DESCRIBE = 0x12;
+    /**
+     * Moves a session to a new id and/or gives it a new idle timeout, atomically: old id, idle timeout, new id
+     * (PROTOCOL.md 3.2); answered with the session times.
+     */
+    public static final int RENAME = 0x13;
 
     private static final String[] NAMES = {
         null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
-        "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT", "PRINCIPAL", "LOGOUT", "DESCRIBE",
+        "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT", "PRINCIPAL", "LOGOUT", "DESCRIBE", "RENAME",
     };
 
     private Opcodes() {

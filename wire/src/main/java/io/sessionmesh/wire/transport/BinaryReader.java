@@ -58,8 +58,11 @@ final class BinaryReader {
         return this;
     }
 
-    /** @param principalFlag whether the header has {@link BinaryTransportCodec#FLAG_PRINCIPAL} (CREATE_REQUEST only) */
-    TransportMessage readBody(boolean principalFlag) {
+    /**
+     * @param principalFlag whether the header has {@link BinaryTransportCodec#FLAG_PRINCIPAL} (CREATE_REQUEST only)
+     * @param idFlag whether the header has {@link BinaryTransportCodec#FLAG_ID} (CREATE_REQUEST only)
+     */
+    TransportMessage readBody(boolean principalFlag, boolean idFlag) {
         switch (type) {
             case MessageTypes.READ_REQUEST:
                 return ReadRequest.trusted(readSessionId(), readNames(SECTIONS, true, limits.maxSectionsPerMessage(), null));
@@ -71,11 +74,14 @@ final class BinaryReader {
                 return readWriteResult();
             case MessageTypes.CREATE_REQUEST:
                 long idle = readTimeout("idle timeout");
-                return new CreateRequest(idle, principalFlag ? readPrincipal(false) : null);
+                String principal = principalFlag ? readPrincipal(false) : null;
+                return new CreateRequest(idle, principal, idFlag ? readRequestedId("requested session id") : null);
             case MessageTypes.SESSION_CREATED:
                 return new SessionCreated(readSessionId(), readVersion("idle timeout"), readVersion("max lifetime"));
             case MessageTypes.SESSION_PRINCIPAL:
                 return new SessionPrincipal(readSessionId(), readPrincipal(true));
+            case MessageTypes.RENAME_REQUEST:
+                return readRenameRequest();
             default:
                 return readError();
         }
@@ -101,6 +107,33 @@ final class BinaryReader {
         String principal = Utf8.decode(b, pos, len, check == Utf8.ASCII);
         pos += len;
         return principal;
+    }
+
+    /** newId (length 0: keep the id) | idleTimeoutSeconds (0: keep it); not both kept. */
+    private RenameRequest readRenameRequest() {
+        int at = pos;
+        String newId = null;
+        if (pos < end && b[pos] == 0) {
+            pos++; // length 0: keep the id
+        } else {
+            newId = readRequestedId("new session id");
+        }
+        long idle = readTimeout("idle timeout");
+        if (newId == null && idle == 0) {
+            throw bad(at, "body", "neither a new id nor an idle timeout (a rename needs one or both)");
+        }
+        return new RenameRequest(newId, idle);
+    }
+
+    /** A session id an application chose: the id rules and at least {@value TransportLimits#MIN_REQUESTED_ID_CHARS} chars. */
+    private String readRequestedId(String what) {
+        int at = pos;
+        String id = readSessionId();
+        if (id.length() < TransportLimits.MIN_REQUESTED_ID_CHARS) {
+            throw bad(at, what, id.length() + " chars; an id the application chooses must have at least "
+                    + TransportLimits.MIN_REQUESTED_ID_CHARS);
+        }
+        return id;
     }
 
     /** Bytes of the body not read by {@link #readBody}. */

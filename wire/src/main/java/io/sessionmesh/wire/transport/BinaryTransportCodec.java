@@ -15,7 +15,7 @@ import java.util.Objects;
  *  0        4         5        6        7                 11
  *  +--------+---------+--------+--------+-----------------+----------------------+
  *  | magic  | version | type   | flags  | body length     | body                 |
- *  | "SMTM" | 1       | 1..8   | flags  | uint32, BE      | (body length bytes)  |
+ *  | "SMTM" | 1       | 1..9   | flags  | uint32, BE      | (body length bytes)  |
  *  +--------+---------+--------+--------+-----------------+----------------------+
  * </pre>
  *
@@ -49,6 +49,12 @@ public final class BinaryTransportCodec {
      * which "log out everywhere" would then miss (PROTOCOL.md 2.5). On any other type it is UNSUPPORTED_VERSION.
      */
     public static final int FLAG_PRINCIPAL = 0x01;
+    /**
+     * Must-understand flag, CREATE_REQUEST only: the body ends with the session id the application chose (after the
+     * principal, if any). Must-understand because a reader that skipped it would make a session under another id than
+     * the one the application already uses (PROTOCOL.md 2.5). On any other type it is UNSUPPORTED_VERSION.
+     */
+    public static final int FLAG_ID = 0x02;
 
     private static final int VERSION_OFFSET = 4;
     private static final int TYPE_OFFSET = 5;
@@ -327,7 +333,7 @@ public final class BinaryTransportCodec {
         if (owned) {
             reader.owned();
         }
-        TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0);
+        TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0, (b[off + FLAGS_OFFSET] & FLAG_ID) != 0);
         if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {
             throw new MalformedMessageException(Status.BAD_REQUEST, MessageTypes.name(type) + ": " + reader.remaining()
                     + " bytes after the last field at offset " + reader.offset() + ", and no trailer flag");
@@ -353,7 +359,7 @@ public final class BinaryTransportCodec {
                     + TYPE_OFFSET + " is unknown to this peer (format version " + VERSION + ")");
         }
         int flags = b[off + FLAGS_OFFSET] & 0xFF;
-        int unknown = flags & MUST_UNDERSTAND_FLAGS & ~(type == MessageTypes.CREATE_REQUEST ? FLAG_PRINCIPAL : 0);
+        int unknown = flags & MUST_UNDERSTAND_FLAGS & ~(type == MessageTypes.CREATE_REQUEST ? FLAG_PRINCIPAL | FLAG_ID : 0);
         if (unknown != 0) {
             throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, String.format(
                     "must-understand flags 0x%02X at offset %d are unknown to this peer on %s", unknown, FLAGS_OFFSET,

@@ -44,7 +44,10 @@ final class BinaryWriter {
                 }
             }
         } else if (m instanceof CreateRequest c) {
-            size = varintSize(c.idleTimeoutSeconds()) + (c.principalOrNull() == null ? 0 : principalSize(c.principalOrNull()));
+            size = varintSize(c.idleTimeoutSeconds()) + (c.principalOrNull() == null ? 0 : principalSize(c.principalOrNull()))
+                    + (c.sessionIdOrNull() == null ? 0 : sessionIdSize(c.sessionIdOrNull(), limits));
+        } else if (m instanceof RenameRequest r) {
+            size = (r.newIdOrNull() == null ? 1 : sessionIdSize(r.newIdOrNull(), limits)) + varintSize(r.idleTimeoutSeconds());
         } else if (m instanceof SessionCreated c) {
             size = sessionIdSize(c.sessionId(), limits) + varintSize(c.idleTimeoutSeconds()) + varintSize(c.maxLifetimeSeconds());
         } else if (m instanceof SessionPrincipal p) {
@@ -65,9 +68,16 @@ final class BinaryWriter {
         return (int) size;
     }
 
-    /** The header flags of {@code m}: {@link BinaryTransportCodec#FLAG_PRINCIPAL} for a CREATE_REQUEST with a principal. */
+    /**
+     * The header flags of {@code m}: on a CREATE_REQUEST, {@link BinaryTransportCodec#FLAG_PRINCIPAL} with a principal and
+     * {@link BinaryTransportCodec#FLAG_ID} with a requested id.
+     */
     static int flags(TransportMessage m) {
-        return m instanceof CreateRequest c && c.principalOrNull() != null ? BinaryTransportCodec.FLAG_PRINCIPAL : 0;
+        if (!(m instanceof CreateRequest c)) {
+            return 0;
+        }
+        return (c.principalOrNull() != null ? BinaryTransportCodec.FLAG_PRINCIPAL : 0)
+                | (c.sessionIdOrNull() != null ? BinaryTransportCodec.FLAG_ID : 0);
     }
 
     private static int principalSize(String principal) {
@@ -179,6 +189,16 @@ final class BinaryWriter {
             if (c.principalOrNull() != null) {
                 pos = writeString(c.principalOrNull(), b, pos); // flagged FLAG_PRINCIPAL in the header
             }
+            if (c.sessionIdOrNull() != null) {
+                pos = writeAscii(c.sessionIdOrNull(), b, pos); // flagged FLAG_ID in the header
+            }
+        } else if (m instanceof RenameRequest r) {
+            if (r.newIdOrNull() == null) {
+                b[pos++] = 0; // length 0: keep the id
+            } else {
+                pos = writeAscii(r.newIdOrNull(), b, pos);
+            }
+            pos = writeVarint(r.idleTimeoutSeconds(), b, pos);
         } else if (m instanceof SessionCreated c) {
             pos = writeAscii(c.sessionId(), b, pos);
             pos = writeVarint(c.idleTimeoutSeconds(), b, pos);

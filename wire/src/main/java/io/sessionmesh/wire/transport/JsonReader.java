@@ -47,6 +47,7 @@ final class JsonReader {
             case MessageTypes.CREATE_REQUEST -> readCreateRequest();
             case MessageTypes.SESSION_CREATED -> readSessionCreated();
             case MessageTypes.SESSION_PRINCIPAL -> readSessionPrincipal();
+            case MessageTypes.RENAME_REQUEST -> readRenameRequest();
             default -> readSessionMessage();
         };
         JsonToken after = p.nextToken();
@@ -93,6 +94,8 @@ final class JsonReader {
         long idle = -1;
         boolean principalSeen = false;
         String principal = null;
+        boolean idSeen = false;
+        String id = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
@@ -103,14 +106,59 @@ final class JsonReader {
                 checkOnce(!principalSeen, field);
                 principalSeen = true;
                 principal = principal(field);
+            } else if (field.equals("id")) {
+                checkOnce(!idSeen, field);
+                idSeen = true;
+                id = requestedId(field);
             } else {
                 throw unknownField(field);
             }
         }
-        if (principal == null) {
+        if (principal == null && id == null) {
             return idle <= 0 ? CreateRequest.DEFAULT : new CreateRequest(idle);
         }
-        return new CreateRequest(Math.max(idle, 0), principal);
+        return new CreateRequest(Math.max(idle, 0), principal, id);
+    }
+
+    /** {"newId": ..., "idleTimeoutSeconds": ...}: either may be left out or null (kept), not both. */
+    private RenameRequest readRenameRequest() throws IOException {
+        long idle = -1;
+        boolean idSeen = false;
+        String newId = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (field.equals("idleTimeoutSeconds")) {
+                checkOnce(idle == -1, field);
+                idle = timeout(field);
+            } else if (field.equals("newId")) {
+                checkOnce(!idSeen, field);
+                idSeen = true;
+                newId = requestedId(field);
+            } else {
+                throw unknownField(field);
+            }
+        }
+        if (newId == null && idle <= 0) {
+            throw bad("document", "neither newId nor idleTimeoutSeconds (a rename needs one or both)");
+        }
+        return new RenameRequest(newId, Math.max(idle, 0));
+    }
+
+    /** A session id an application chose (TransportLimits.checkRequestedSessionId), or null for JSON null; never repeated. */
+    private String requestedId(String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        String id = string(field);
+        if (id.length() > limits.maxSessionIdBytes()) {
+            throw tooLarge(field, id.length() + " chars is above the limit of " + limits.maxSessionIdBytes());
+        }
+        try {
+            return TransportLimits.checkRequestedSessionId(id);
+        } catch (IllegalArgumentException e) {
+            throw bad(field, e.getMessage());
+        }
     }
 
     /** {"id": ..., "principal": ...}: the id may be left out under a URL's; the principal left out or null is none. */

@@ -28,7 +28,8 @@ import java.util.Objects;
  * WriteRequest  {"id": "s1", "sections": {"a": {"ifVersion": 3, "set": {"k": "CQ=="}, "remove": ["k2"]}}}
  * WriteResult   {"id": "s1", "sections": {"a": {"version": 4}}}
  * ErrorMessage  {"error": "CONFLICT", "message": "a is at 5"}
- * CreateRequest {"idleTimeoutSeconds": 600}                 (or {}: the default)
+ * CreateRequest {"idleTimeoutSeconds": 600, "principal": "alice", "id": "..."}   (or {}: the default; no id: the master's)
+ * RenameRequest {"newId": "...", "idleTimeoutSeconds": 600}  (either may be left out: kept; not both)
  * SessionCreated {"id": "s1", "idleTimeoutSeconds": 600, "maxLifetimeSeconds": 43200}
  * </pre>
  *
@@ -123,6 +124,16 @@ public final class JsonTransportCodec {
             g.writeNumberField("idleTimeoutSeconds", c.idleTimeoutSeconds());
             if (c.principalOrNull() != null) {
                 g.writeStringField("principal", c.principalOrNull());
+            }
+            if (c.sessionIdOrNull() != null) {
+                g.writeStringField("id", c.sessionIdOrNull());
+            }
+        } else if (m instanceof RenameRequest r) {
+            if (r.newIdOrNull() != null) {
+                g.writeStringField("newId", r.newIdOrNull());
+            }
+            if (r.idleTimeoutSeconds() != 0) {
+                g.writeNumberField("idleTimeoutSeconds", r.idleTimeoutSeconds());
             }
         } else if (m instanceof SessionPrincipal sp) {
             g.writeStringField("id", sp.sessionId());

@@ -23,16 +23,18 @@ public final class MessageTypes {
     public static final int SESSION_CREATED = 7;
     /** {@link SessionPrincipal}: a session's principal, or none (the body of PUT and the answer of GET on its path). */
     public static final int SESSION_PRINCIPAL = 8;
+    /** {@link RenameRequest}: a session's new id, or new idle timeout, or both (the body of POST on its rename path). */
+    public static final int RENAME_REQUEST = 9;
 
     private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR",
-        "CREATE_REQUEST", "SESSION_CREATED", "SESSION_PRINCIPAL"};
+        "CREATE_REQUEST", "SESSION_CREATED", "SESSION_PRINCIPAL", "RENAME_REQUEST"};
 
     private MessageTypes() {
     }
 
     /** Whether this version of the protocol defines the type. */
     public static boolean isKnown(int type) {
-        return type >= READ_REQUEST && type <= SESSION_PRINCIPAL;
+        return type >= READ_REQUEST && type <= RENAME_REQUEST;
     }
 
     /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
@@ -53,6 +55,8 @@ public final class MessageTypes {
             return SESSION_CREATED;
         } else if (type == SessionPrincipal.class) {
             return SESSION_PRINCIPAL;
+        } else if (type == RenameRequest.class) {
+            return RENAME_REQUEST;
         }
         return 0;
     }

@@ -51,6 +51,12 @@ public final class TransportLimits {
     public static final int MAX_NAME_BYTES = 255;
     /** A session id: protocol maximum and default, in bytes (ASCII). */
     public static final int MAX_SESSION_ID_BYTES = 128;
+    /**
+     * The fewest characters of a session id an application chooses itself (CREATE with a requested id, RENAME's new
+     * id): ids are bearer secrets, so an application's id generator must make unguessable ones, and 16 characters of
+     * the id alphabet is the least that can hold 64 random bits. Spring Session's UUIDs have 36; the master's own ids 22.
+     */
+    public static final int MIN_REQUESTED_ID_CHARS = 16;
     /** A session's principal (the user it belongs to): 1..256 bytes of UTF-8, no control character. */
     public static final int MAX_PRINCIPAL_BYTES = 256;
     /** The message of an error: protocol maximum and default, in UTF-8 bytes. */
@@ -180,6 +186,19 @@ public final class TransportLimits {
         if (bad >= 0) {
             throw new IllegalArgumentException("session id has char U+" + String.format("%04X", (int) sessionId.charAt(bad))
                     + " at index " + bad + "; allowed: A-Z a-z 0-9 _ -");
+        }
+        return sessionId;
+    }
+
+    /**
+     * Checks a session id that an application asks for (CREATE with a requested id, RENAME's new id): a session id, and
+     * at least {@value #MIN_REQUESTED_ID_CHARS} characters long; returns it. The message names the rule, never the id.
+     */
+    public static String checkRequestedSessionId(String sessionId) {
+        checkSessionId(sessionId);
+        if (sessionId.length() < MIN_REQUESTED_ID_CHARS) {
+            throw new IllegalArgumentException("requested session id is " + sessionId.length() + " chars; an id the "
+                    + "application chooses must have at least " + MIN_REQUESTED_ID_CHARS + " (unguessable: it is a bearer secret)");
         }
         return sessionId;
     }

@@ -57,7 +57,10 @@ final class TransportFixtures {
                 new WriteResult(SESSION, orderedVersions("cart", 8L, "user", 1L, "max", Long.MAX_VALUE)),
                 new ErrorMessage(Status.CONFLICT, "section \"cart\" is at version 9\nnot 7 ✓"),
                 new CreateRequest(600),
-                new SessionCreated(SESSION, 300, 43_200));
+                new SessionCreated(SESSION, 300, 43_200),
+                new CreateRequest(600, "alice", "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c"),
+                new RenameRequest("0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c", 600),
+                new RenameRequest(null, 60));
     }
 
     static Map<String, Long> orderedVersions(Object... nameVersion) {

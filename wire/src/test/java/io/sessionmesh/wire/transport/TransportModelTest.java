@@ -169,7 +169,8 @@ class TransportModelTest {
     @Test
     void messageTypes_namesAndClasses_agree() {
         assertEquals("READ_REQUEST", MessageTypes.name(MessageTypes.READ_REQUEST));
-        assertEquals("TYPE_9", MessageTypes.name(9));
+        assertEquals("RENAME_REQUEST", MessageTypes.name(9));
+        assertEquals("TYPE_10", MessageTypes.name(10));
         for (TransportMessage m : TransportFixtures.samples()) {
             assertEquals(m.type(), MessageTypes.of(m.getClass()));
         }

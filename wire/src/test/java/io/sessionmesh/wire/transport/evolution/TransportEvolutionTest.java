@@ -60,7 +60,7 @@ class TransportEvolutionTest {
     @Test
     void decode_newMessageTypeOrMustUnderstandFlag_unsupportedVersion() {
         byte[] newType = v1.encode(request);
-        newType[5] = (byte) (MessageTypes.SESSION_PRINCIPAL + 1);
+        newType[5] = (byte) (MessageTypes.RENAME_REQUEST + 1);
         assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class, () -> v1.decode(newType)).status());
         byte[] newFlag = v1.encode(request);
         newFlag[FLAGS] = 0x04;
@@ -71,6 +71,13 @@ class TransportEvolutionTest {
     void decode_principalFlagOnAReadRequest_unsupportedVersion() {
         byte[] b = v1.encode(request);
         b[FLAGS] = (byte) BinaryTransportCodec.FLAG_PRINCIPAL; // defined for CREATE_REQUEST only
+        assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class, () -> v1.decode(b)).status());
+    }
+
+    @Test
+    void decode_idFlagOnAReadRequest_unsupportedVersion() {
+        byte[] b = v1.encode(request);
+        b[FLAGS] = (byte) BinaryTransportCodec.FLAG_ID; // defined for CREATE_REQUEST only
         assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class, () -> v1.decode(b)).status());
     }
 
