@@ -21,7 +21,8 @@ import java.util.Optional;
  */
 public final class Session {
     private final SessionMeshClient client;
-    private final String id;
+    /** The id: changed only by {@link #rename}. */
+    private String id;
     private final Map<String, Section> sections = new LinkedHashMap<>();
     private boolean invalidated;
     /**
@@ -195,6 +196,32 @@ public final class Session {
             }
         }
         return out;
+    }
+
+    /**
+     * Gives the session a new id, or a new idle timeout, or both, at once (one call, atomic on the master):
+     * everything it holds moves to the new id, the old id is unknown afterwards, and this object goes on under the
+     * new id with what it has read and changed (send that with {@link #save()}). Of two renames of one session the
+     * first wins; the second finds the old id gone.
+     *
+     * @param newId       the new id (null or this id: keep the id); see {@link SessionMeshClient#renameSession}
+     * @param idleTimeout the new idle timeout, whole seconds (null: keep it)
+     * @throws SessionNotFoundException if the session is unknown, deleted, expired or renamed already
+     * @throws SessionConflictException if a session has the new id, or (several masters) the new id belongs to
+     *     another master: ask again with another id
+     */
+    public void rename(String newId, java.time.Duration idleTimeout) {
+        checkLive();
+        String to = newId == null ? id : newId;
+        client.renameSession(id, to, idleTimeout);
+        if (!to.equals(id)) {
+            Optional<String> known = client.knownPrincipals().get(id);
+            client.knownPrincipals().forget(id);
+            if (known != null) {
+                client.knownPrincipals().put(to, known);
+            }
+            id = to;
+        }
     }
 
     /** Extends the session's idle time; changes nothing else. */

@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -101,6 +102,39 @@ class DepositFlowIT {
         assertEquals(List.of("defaultCurrency", "interestRates", "deposits"),
                 sectionIndex.forMethod(DepositController.class.getMethod("draft", Model.OpenRequest.class)).sections());
         assertEquals(0, sectionIndex.reflectionFallbacks(), "a handler was read by reflection: the processor did not run");
+    }
+
+    /**
+     * The profile page, written against HttpSession only, sees the session the section API's login made, and what it
+     * sets is an attribute of the section its name says; the section-API pages are not touched by it.
+     */
+    @Test
+    @SuppressWarnings("rawtypes")
+    void theHttpSessionPage_sharesTheSectionApisSession() throws Exception {
+        ResponseEntity<Map> login = http.postForEntity("/deposits/login/C1002", null, Map.class);
+        String id = (String) login.getBody().get("sessionId");
+        ResponseEntity<String> offer = http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(session(id)), String.class);
+        ResponseEntity<Map> profile = http.exchange("/profile", HttpMethod.GET, new HttpEntity<>(session(id)), Map.class);
+        assertEquals(200, profile.getStatusCode().value());
+        assertTrue(offer.getBody().contains("\"clientName\":\"" + profile.getBody().get("clientName") + "\""),
+                profile.getBody() + " against " + offer.getBody());
+        assertEquals("RUB", profile.getBody().get("currency"));
+        assertNull(profile.getBody().get("nickname"));
+
+        assertEquals(204, http.exchange("/profile/nickname", HttpMethod.PUT, new HttpEntity<>("Annie", session(id)),
+                String.class).getStatusCode().value());
+        assertEquals("Annie", http.exchange("/profile", HttpMethod.GET, new HttpEntity<>(session(id)), Map.class)
+                .getBody().get("nickname"));
+        try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .classFilter(ClassFilter.allowing("io.sessionmesh.example.")).build()) {
+            assertEquals("Annie", direct.getSession(id, "preferences").section("preferences").getAttribute("nickname"));
+        }
+        assertEquals(200, http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(session(id)), String.class)
+                .getStatusCode().value());
+        assertEquals(404, http.exchange("/profile", HttpMethod.GET, new HttpEntity<>(session("NoSuchSessionAnywhere0123")),
+                String.class).getStatusCode().value());
+        assertEquals(400, http.exchange("/profile/nickname", HttpMethod.PUT, new HttpEntity<>(" ", session(id)),
+                String.class).getStatusCode().value());
     }
 
     @Test

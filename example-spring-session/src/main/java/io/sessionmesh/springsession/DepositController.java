@@ -29,7 +29,8 @@ import java.util.Map;
 /**
  * The example service's deposit flow, on {@link HttpSession}: the same endpoints, the same JSON. A login makes the
  * session and answers its id (also in the X-Session-Id header); the other pages need it and answer 404 without.
- * Attributes are named {@code section.attribute}, as the example service's sections and attributes.
+ * Attributes are named {@code section.attribute}, as the example service's sections and attributes. A login inside a
+ * session keeps it and gives it a new id.
  */
 @RestController
 @RequestMapping("/deposits")
@@ -55,7 +56,13 @@ public class DepositController {
         if (clientId.isBlank() || clientId.length() > MAX_CLIENT_ID) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "a client id is 1.." + MAX_CLIENT_ID + " characters");
         }
-        HttpSession s = request.getSession(true);
+        HttpSession s = request.getSession(false);
+        if (s != null) {
+            // a login inside a session gives it a new id (session fixation), as Spring Security does
+            request.changeSessionId();
+        } else {
+            s = request.getSession(true);
+        }
         SessionSeed.attributes(clientId, seed).forEach(s::setAttribute);
         return Map.of("sessionId", s.getId());
     }

@@ -20,21 +20,20 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The deposit flow on Spring Session and the local Redis (127.0.0.1:6379), in a database index and key namespace of
- * its own ({@value #DATABASE}, {@value #NAMESPACE}), whose keys it deletes at the end.
+ * This application on Spring Session and the local Redis (127.0.0.1:6379), in a database index and key namespace of
+ * its own ({@value #DATABASE}, {@value #NAMESPACE}), whose keys it deletes at the end: the tests every store passes
+ * ({@link HttpSessionFlowTests}), and where the session lies in Redis.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.data.redis.database=" + DepositFlowIT.DATABASE, "spring.session.redis.namespace=" + DepositFlowIT.NAMESPACE})
-class DepositFlowIT {
+        "spring.data.redis.database=" + RedisHttpSessionFlowIT.DATABASE,
+        "spring.session.redis.namespace=" + RedisHttpSessionFlowIT.NAMESPACE})
+class RedisHttpSessionFlowIT extends HttpSessionFlowTests {
     /** A Redis database index nothing else on a developer's machine or CI uses. */
     static final int DATABASE = 14;
     /** This test's key namespace. */
     static final String NAMESPACE = "sessionmesh-it:spring-session";
 
     static StringRedisTemplate redis;
-
-    @Autowired
-    TestRestTemplate http;
 
     @Autowired
     void redis(StringRedisTemplate template) {
@@ -51,15 +50,8 @@ class DepositFlowIT {
         }
     }
 
-    static HttpHeaders session(String id) {
-        HttpHeaders h = new HttpHeaders();
-        h.set(SessionConfiguration.HEADER, id);
-        h.setContentType(MediaType.APPLICATION_JSON);
-        return h;
-    }
-
     @Test
-    void depositFlow_onSpringSessionAndRedis() {
+    void theSessionLiesInRedis_oneHashFieldAnAttribute() {
         @SuppressWarnings("rawtypes")
         ResponseEntity<Map> login = http.postForEntity("/deposits/login/C1001", null, Map.class);
         assertEquals(201, login.getStatusCode().value());

@@ -1,0 +1,403 @@
+package io.sessionmesh.httpsession;
+
+import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.serialization.attribute.ClassFilter;
+import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.ServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.session.FindByIndexNameSessionRepository;
+import org.springframework.session.FlushMode;
+import org.springframework.session.SaveMode;
+import org.springframework.session.events.AbstractSessionEvent;
+import org.springframework.session.events.SessionCreatedEvent;
+import org.springframework.session.events.SessionDeletedEvent;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The repository against a real master and sidecar (processes on loopback): the behaviours Spring Session's own
+ * repository integration tests check, in our words (docs/http-session.md lists them). The idle timeout is read back
+ * from the master itself (the sidecar's admin lookup, DESCRIBE), so "the expiry is the master's" is checked, not
+ * assumed.
+ */
+class SessionMeshSessionRepositoryIT {
+    static ServerProcess master;
+    static ServerProcess sidecar;
+    static SessionMeshClient client;
+
+    SessionMeshSessionRepository repository;
+    final List<AbstractSessionEvent> events = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        master = ServerProcess.start(ServerProcess.command(ServerProcess.jar("master.jar",
+                "../master-store/target/sessionmesh-master.jar"), "--port", "0"));
+        sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
+                "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(), "--port", "0",
+                "--admin-port", "0"));
+        sidecar.awaitHealthy();
+        client = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (sidecar != null) {
+            sidecar.close();
+        }
+        if (master != null) {
+            master.close();
+        }
+    }
+
+    @BeforeEach
+    void repository() {
+        repository = new SessionMeshSessionRepository(client, new AttributeSections("http", List.of("cart")));
+        repository.setApplicationEventPublisher(e -> events.add((AbstractSessionEvent) e));
+    }
+
+    /** A new session with one attribute, saved. */
+    SessionMeshHttpSession saved(String name, Object value) {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setAttribute(name, value);
+        repository.save(s);
+        return s;
+    }
+
+    /** The idle timeout the master holds for a session, in seconds (the sidecar's admin lookup: DESCRIBE). */
+    static long masterIdleTimeoutSeconds(String id) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + sidecar.port("admin") + "/admin/registry/sessions/" + id)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        Matcher m = Pattern.compile("\"idle_timeout_seconds\":(\\d+)").matcher(r.body());
+        assertTrue(m.find(), r.body());
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void saveThenFind_returnsTheAttributesAndTimes() {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setAttribute("user", "alice");
+        s.setAttribute("cart.items", new ArrayList<>(List.of("book", "pen")));
+        repository.save(s);
+
+        SessionMeshHttpSession found = repository.findById(s.getId());
+        assertNotNull(found);
+        assertEquals(s.getId(), found.getId());
+        assertEquals("alice", found.getAttribute("user"));
+        assertEquals(List.of("book", "pen"), found.getAttribute("cart.items"));
+        assertEquals(Set.of("user", "cart.items"), found.getAttributeNames());
+        assertEquals(s.getCreationTime().toEpochMilli(), found.getCreationTime().toEpochMilli());
+        assertEquals(SessionMeshSessionRepository.DEFAULT_MAX_INACTIVE_INTERVAL, found.getMaxInactiveInterval());
+        // the mapping rule: cart.items is the attribute items of the section cart, user is in the default section
+        assertEquals(List.of("book", "pen"), client.getSession(s.getId(), "cart").section("cart").getAttribute("items"));
+        assertEquals("alice", client.getSession(s.getId(), "http").section("http").getAttribute("user"));
+    }
+
+    @Test
+    void aSessionNeverSaved_isNotFound() {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setAttribute("a", "b");
+        assertNull(repository.findById(s.getId()));
+    }
+
+    @Test
+    void unknownAndImpossibleIds_areNotFound() {
+        assertNull(repository.findById("NoSuchSessionAnywhere0123"));
+        assertNull(repository.findById("short"));
+        assertNull(repository.findById("has a space in it, not an id"));
+        assertNull(repository.findById(null));
+    }
+
+    @Test
+    void defaultMaxInactiveInterval_isTheMastersIdleTimeout() throws Exception {
+        repository.setDefaultMaxInactiveInterval(Duration.ofMinutes(7));
+        SessionMeshHttpSession s = saved("a", "b");
+        assertEquals(420, masterIdleTimeoutSeconds(s.getId()));
+        assertEquals(Duration.ofMinutes(7), repository.findById(s.getId()).getMaxInactiveInterval());
+    }
+
+    @Test
+    void customMaxInactiveInterval_beforeAndAfterTheFirstSave_isTheMasters() throws Exception {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setMaxInactiveInterval(Duration.ofSeconds(77));
+        repository.save(s);
+        assertEquals(77, masterIdleTimeoutSeconds(s.getId()));
+
+        SessionMeshHttpSession found = repository.findById(s.getId());
+        assertEquals(Duration.ofSeconds(77), found.getMaxInactiveInterval());
+        found.setMaxInactiveInterval(Duration.ofSeconds(99));
+        repository.save(found);
+        assertEquals(99, masterIdleTimeoutSeconds(s.getId()));
+        assertEquals(Duration.ofSeconds(99), repository.findById(s.getId()).getMaxInactiveInterval());
+        assertThrows(IllegalArgumentException.class, () -> found.setMaxInactiveInterval(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> found.setMaxInactiveInterval(Duration.ofSeconds(-1)));
+    }
+
+    @Test
+    void anExpiredSession_isNotFound() {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setMaxInactiveInterval(Duration.ofSeconds(1));
+        s.setAttribute("a", "b");
+        repository.save(s);
+        assertNotNull(repository.findById(s.getId()));
+        // no read or write in between, which would restart the master's idle clock
+        Await.until("the session to expire on the master", Duration.ofSeconds(10),
+                () -> repository.findById(s.getId()) == null);
+    }
+
+    @Test
+    void delete_isIdempotent_andPublishesOnce() {
+        SessionMeshHttpSession s = saved("a", "b");
+        repository.deleteById(s.getId());
+        assertNull(repository.findById(s.getId()));
+        repository.deleteById(s.getId());
+        repository.deleteById("NoSuchSessionAnywhere0123");
+        repository.deleteById("bad id");
+        assertEquals(1, events.stream().filter(e -> e instanceof SessionDeletedEvent).count(), events.toString());
+        assertEquals(s.getId(), events.stream().filter(e -> e instanceof SessionDeletedEvent).findFirst().orElseThrow().getSessionId());
+    }
+
+    @Test
+    void noSaveResurrectsADeletedSession() {
+        SessionMeshHttpSession s = saved("a", "b");
+        SessionMeshHttpSession copy = repository.findById(s.getId());
+        repository.deleteById(s.getId());
+        copy.setAttribute("a", "c");
+        assertThrows(IllegalStateException.class, () -> repository.save(copy));
+        assertNull(repository.findById(s.getId()));
+    }
+
+    @Test
+    void changeSessionId_afterTheFirstSave_movesEverything() throws Exception {
+        SessionMeshHttpSession s = saved("a", "b");
+        s.setMaxInactiveInterval(Duration.ofSeconds(123));
+        repository.save(s);
+        String original = s.getId();
+        SessionMeshHttpSession found = repository.findById(original);
+        String renamed = found.changeSessionId();
+        assertNotEquals(original, renamed);
+        found.setAttribute("a", "c");
+        repository.save(found);
+        assertNull(repository.findById(original));
+        SessionMeshHttpSession loaded = repository.findById(renamed);
+        assertEquals("c", loaded.getAttribute("a"));
+        assertEquals(Set.of("a"), loaded.getAttributeNames());
+        assertEquals(s.getCreationTime().toEpochMilli(), loaded.getCreationTime().toEpochMilli());
+        assertEquals(123, masterIdleTimeoutSeconds(renamed));
+    }
+
+    @Test
+    void changeSessionId_twiceBeforeSaving_keepsOnlyTheLast() {
+        SessionMeshHttpSession s = saved("a", "b");
+        String original = s.getId();
+        String first = s.changeSessionId();
+        String second = s.changeSessionId();
+        repository.save(s);
+        assertNull(repository.findById(original));
+        assertNull(repository.findById(first));
+        assertEquals("b", repository.findById(second).getAttribute("a"));
+    }
+
+    @Test
+    void changeSessionId_onANewSession_savesUnderTheNewId() {
+        SessionMeshHttpSession s = repository.createSession();
+        String original = s.getId();
+        s.setAttribute("a", "b");
+        String renamed = s.changeSessionId();
+        repository.save(s);
+        assertNull(repository.findById(original));
+        assertEquals("b", repository.findById(renamed).getAttribute("a"));
+    }
+
+    @Test
+    void changeSessionId_savedTwice_isOneRename() {
+        SessionMeshHttpSession s = saved("a", "b");
+        String original = s.getId();
+        String renamed = s.changeSessionId();
+        repository.save(s);
+        repository.save(s);
+        assertNull(repository.findById(original));
+        assertNotNull(repository.findById(renamed));
+    }
+
+    @Test
+    void changeSessionId_ofADeletedSession_failsAndCreatesNothing() {
+        SessionMeshHttpSession s = saved("a", "b");
+        String original = s.getId();
+        repository.deleteById(original);
+        String renamed = s.changeSessionId();
+        assertThrows(IllegalStateException.class, () -> repository.save(s));
+        assertNull(repository.findById(renamed));
+        assertNull(repository.findById(original));
+    }
+
+    @Test
+    void changeSessionId_fromTwoCopiesAtOnce_theFirstWins() {
+        String original = saved("a", "b").getId();
+        SessionMeshHttpSession copy1 = repository.findById(original);
+        SessionMeshHttpSession copy2 = repository.findById(original);
+        String id1 = copy1.changeSessionId();
+        repository.save(copy1);
+        String id2 = copy2.changeSessionId();
+        assertThrows(IllegalStateException.class, () -> repository.save(copy2));
+        assertNotNull(repository.findById(id1));
+        assertNull(repository.findById(id2));
+        assertNull(repository.findById(original));
+    }
+
+    @Test
+    void concurrentUpdatesOfDifferentAttributes_fromTwoCopies_bothSurvive() {
+        String id = saved("attribute1", "value1").getId();
+        SessionMeshHttpSession copy1 = repository.findById(id);
+        SessionMeshHttpSession copy2 = repository.findById(id);
+        copy1.setAttribute("attribute2", "value2");
+        repository.save(copy1);
+        copy2.setAttribute("attribute3", "value3");
+        copy2.setAttribute("cart.total", 42);
+        repository.save(copy2);
+        SessionMeshHttpSession found = repository.findById(id);
+        assertEquals(Set.of("attribute1", "attribute2", "attribute3", "cart.total"), found.getAttributeNames());
+        assertEquals("value1", found.getAttribute("attribute1"));
+        assertEquals("value2", found.getAttribute("attribute2"));
+        assertEquals("value3", found.getAttribute("attribute3"));
+        assertEquals(42, (Integer) found.getAttribute("cart.total"));
+    }
+
+    @Test
+    void aSaveWithNothingChanged_sendsNothing() {
+        String id = saved("a", "b").getId();
+        SessionMeshHttpSession found = repository.findById(id);
+        found.getAttribute("a");
+        found.setLastAccessedTime(java.time.Instant.now());
+        long calls = client.calls();
+        repository.save(found);
+        assertEquals(calls, client.calls(), "a save with nothing changed called the sidecar");
+        found.setAttribute("a", "c");
+        repository.save(found);
+        assertEquals(calls + 1, client.calls(), "a save of one change is one call");
+    }
+
+    /** Spring Session's save modes, told apart by what a stale copy's save writes back over a newer value. */
+    @Test
+    void saveModes_sendWhatSpringSessionSends() {
+        for (SaveMode mode : SaveMode.values()) {
+            repository.setSaveMode(mode);
+            SessionMeshHttpSession s = repository.createSession();
+            s.setAttribute("readHere", "old");
+            s.setAttribute("notRead", "old");
+            repository.save(s);
+            SessionMeshHttpSession stale = repository.findById(s.getId());
+            assertEquals("old", stale.getAttribute("readHere"));
+            SessionMeshHttpSession other = repository.findById(s.getId());
+            other.setAttribute("readHere", "new");
+            other.setAttribute("notRead", "new");
+            repository.save(other);
+            stale.setAttribute("written", "x");
+            repository.save(stale);
+            SessionMeshHttpSession found = repository.findById(s.getId());
+            assertEquals(mode == SaveMode.ON_SET_ATTRIBUTE ? "new" : "old", found.getAttribute("readHere"), mode.name());
+            assertEquals(mode == SaveMode.ALWAYS ? "old" : "new", found.getAttribute("notRead"), mode.name());
+            assertEquals("x", found.getAttribute("written"), mode.name());
+        }
+    }
+
+    @Test
+    void flushModeImmediate_writesEveryChangeAtOnce() {
+        repository.setFlushMode(FlushMode.IMMEDIATE);
+        SessionMeshHttpSession s = repository.createSession();
+        assertNotNull(repository.findById(s.getId()), "IMMEDIATE: a new session exists at once");
+        s.setAttribute("a", "b");
+        assertEquals("b", repository.findById(s.getId()).getAttribute("a"));
+        s.removeAttribute("a");
+        assertNull(repository.findById(s.getId()).getAttribute("a"));
+        String original = s.getId();
+        String renamed = s.changeSessionId();
+        assertNull(repository.findById(original));
+        assertNotNull(repository.findById(renamed));
+        s.setMaxInactiveInterval(Duration.ofSeconds(55));
+        assertEquals(Duration.ofSeconds(55), repository.findById(renamed).getMaxInactiveInterval());
+    }
+
+    @Test
+    void thePrincipal_isTheSessionMeshPrincipal_andFollowsChanges() {
+        SessionMeshHttpSession s = repository.createSession();
+        s.setAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME, "alice");
+        repository.save(s);
+        assertEquals("alice", client.openSession(s.getId()).principal().orElse(null));
+
+        SessionMeshHttpSession found = repository.findById(s.getId());
+        found.setAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME, "bob");
+        String renamed = found.changeSessionId();
+        repository.save(found);
+        assertEquals("bob", client.openSession(renamed).principal().orElse(null), "after a change and a new id");
+
+        SessionMeshHttpSession again = repository.findById(renamed);
+        again.removeAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME);
+        repository.save(again);
+        assertTrue(client.openSession(renamed).principal().isEmpty(), "after the attribute was removed");
+    }
+
+    @Test
+    void createdEvent_afterTheFirstSaveOnly() {
+        SessionMeshHttpSession s = repository.createSession();
+        assertTrue(events.isEmpty());
+        repository.save(s);
+        s.setAttribute("a", "b");
+        repository.save(s);
+        assertEquals(1, events.size(), events.toString());
+        assertInstanceOf(SessionCreatedEvent.class, events.get(0));
+        assertEquals(s.getId(), events.get(0).getSessionId());
+    }
+
+    @Test
+    void aCustomSessionIdGenerator_namesTheSessions() {
+        AtomicInteger n = new AtomicInteger();
+        String prefix = "custom-" + System.nanoTime() + "-";
+        repository.setSessionIdGenerator(() -> prefix + n.incrementAndGet());
+        SessionMeshHttpSession s = saved("a", "b");
+        assertEquals(prefix + "1", s.getId());
+        assertEquals("b", repository.findById(prefix + "1").getAttribute("a"));
+        assertEquals(prefix + "2", s.changeSessionId());
+        repository.setSessionIdGenerator(() -> "short");
+        assertThrows(IllegalStateException.class, () -> repository.createSession());
+    }
+
+    @Test
+    void theSameIdTwice_getsAFreshIdInsteadOfTheOtherSession() {
+        String id = saved("owner", "first").getId();
+        AtomicInteger n = new AtomicInteger();
+        String prefix = "retry-" + System.nanoTime() + "-";
+        repository.setSessionIdGenerator(() -> n.getAndIncrement() == 0 ? id : prefix + n.get());
+        SessionMeshHttpSession s = repository.createSession();
+        s.setAttribute("owner", "second");
+        repository.save(s);
+        assertNotEquals(id, s.getId());
+        assertEquals("first", repository.findById(id).getAttribute("owner"));
+        assertEquals("second", repository.findById(s.getId()).getAttribute("owner"));
+    }
+}
