@@ -22,14 +22,17 @@
   const integer = new Intl.NumberFormat('en-US');
   const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
-  /** Charts by name: the element, the points, how a value reads, and the fixed top of the scale (null: fits). */
+  /**
+   * Charts by name: the element, the points, how the latest value and the axis read, and the fixed top of the scale
+   * (null: fitted to the points).
+   */
   const charts = {
     hit_ratio: { el: $('svg[data-chart="hit_ratio"]'), now: figure('chart_hit_ratio_now'), points: [],
-      format: percent, top: 1 },
+      format: percent, axis: (v) => Math.round(v * 100) + '%', top: 1 },
     requests_per_second: { el: $('svg[data-chart="requests_per_second"]'), now: figure('chart_requests_now'),
-      points: [], format: rate, top: null },
+      points: [], format: rate, axis: (v) => decimal.format(v) + '/s', top: null },
     master_latency_p99: { el: $('svg[data-chart="master_latency_p99"]'), now: figure('chart_latency_now'),
-      points: [], format: micros, top: null },
+      points: [], format: micros, axis: axisMicros, top: null },
   };
 
   let polls = 0;
@@ -55,6 +58,17 @@
       return (us / 1000).toFixed(us < 10000 ? 2 : 1) + ' ms';
     }
     return (us / 1000000).toFixed(2) + ' s';
+  }
+
+  /** A round number of microseconds on an axis: 500 µs, 2 ms, 1 s. */
+  function axisMicros(us) {
+    if (us === 0) {
+      return '0';
+    }
+    if (us < 1000) {
+      return decimal.format(us) + ' µs';
+    }
+    return us < 1000000 ? decimal.format(us / 1000) + ' ms' : decimal.format(us / 1000000) + ' s';
   }
 
   function bytes(n) {
@@ -238,6 +252,12 @@
     show('invalidation_delay_p99', inv.delay_p99_us, micros);
     show('invalidation_delay_max', inv.delay_max_us, micros);
     show('invalidations_received', inv.received);
+    if (!inv.received) {
+      // the delays of no invalidation read 0: say there were none rather than show a delay of 0
+      for (const name of ['invalidation_delay_p50', 'invalidation_delay_p99', 'invalidation_delay_max']) {
+        figure(name).textContent = 'none yet';
+      }
+    }
 
     const leases = stats.leases || {};
     show('leases_valid', leases.valid);
@@ -275,7 +295,7 @@
       n.dataset.figure = 'requests.' + op;
       n.dataset.value = String(count);
       const bar = document.createElement('div');
-      bar.className = 'bar';
+      bar.className = 'meter';
       const fill = document.createElement('span');
       fill.style.width = (100 * count / largest).toFixed(1) + '%';
       bar.appendChild(fill);
@@ -375,18 +395,20 @@
   function draw(chart) {
     const el = chart.el;
     const points = chart.points;
-    const width = 380;
-    const height = 118;
-    const left = 44;
+    // Drawn in the element's own pixels, so that text is never stretched.
+    const width = Math.max(el.clientWidth, 200);
+    const height = Math.max(el.clientHeight, 80);
+    const left = 46;
     const top = 8;
     const bottom = height - 14;
     const scaleTop = chart.top !== null ? chart.top : roundUp(Math.max(...points, 0));
+    el.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
     el.replaceChildren();
     for (const fraction of [0, 0.5, 1]) {
       const y = bottom - fraction * (bottom - top);
       el.appendChild(svg('line', { class: 'grid', x1: left, x2: width, y1: y, y2: y }));
       el.appendChild(svg('text', { class: 'axis', x: left - 6, y: y + 3, 'text-anchor': 'end' },
-        chart.format(fraction * scaleTop)));
+        chart.axis(fraction * scaleTop)));
     }
     el.appendChild(svg('text', { class: 'axis', x: width, y: height - 1, 'text-anchor': 'end' },
       'last ' + Math.round(HISTORY_POINTS * POLL_INTERVAL_MS / 60000) + ' min'));
@@ -412,8 +434,8 @@
   // ---- start ----
 
   figure('limits').textContent = 'Polls /admin/stats and /admin/health every ' + POLL_INTERVAL_MS / 1000
-    + ' s (a fetch is abandoned after ' + FETCH_TIMEOUT_MS / 1000 + ' s); charts keep the last ' + HISTORY_POINTS
-    + ' polls. Read-only: the page changes nothing on the sidecar. Latency and hit ratio are since the sidecar started.';
+    + ' s (a fetch times out after ' + FETCH_TIMEOUT_MS / 1000 + ' s) · charts keep the last ' + HISTORY_POINTS
+    + ' polls · latency and hit ratio are since the sidecar started · read-only: the page changes nothing';
   if (token()) {
     $('#token').placeholder = 'token in use (this tab only)';
   }
