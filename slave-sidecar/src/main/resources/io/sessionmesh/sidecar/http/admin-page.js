@@ -37,6 +37,8 @@
 
   let polls = 0;
   let timer = null;
+  /** Bumped when the token changes: a poll of an earlier generation still in flight is dropped, not shown. */
+  let generation = 0;
   /** The previous poll's request total and when it was read, for requests per second. */
   let previous = null;
 
@@ -55,7 +57,7 @@
       return integer.format(us) + ' µs';
     }
     if (us < 1000000) {
-      return (us / 1000).toFixed(us < 10000 ? 2 : 1) + ' ms';
+      return (us / 1000).toFixed(us < 10000 ? 2 : us < 100000 ? 1 : 0) + ' ms'; // three digits at most
     }
     return (us / 1000000).toFixed(2) + ' s';
   }
@@ -167,15 +169,21 @@
     return response.json();
   }
 
-  async function poll() {
+  async function poll(mine) {
     timer = null;
     let again = true;
     try {
       const [stats, health] = await Promise.all([getJson('/admin/stats'), getJson('/admin/health', [503])]);
+      if (mine !== generation) {
+        return; // asked with the token before the last change
+      }
       render(stats, health, performance.now());
       banner(null);
       document.body.dataset.state = 'ok';
     } catch (e) {
+      if (mine !== generation) {
+        return;
+      }
       if (e.status === 401) {
         // Asking again with the same token would be refused again: wait for one to be typed in.
         again = false;
@@ -193,10 +201,12 @@
       status.textContent = '?';
       status.className = 'pill';
     } finally {
-      polls++;
-      document.body.dataset.polls = String(polls);
-      if (again) {
-        timer = setTimeout(poll, POLL_INTERVAL_MS);
+      if (mine === generation) {
+        polls++;
+        document.body.dataset.polls = String(polls);
+        if (again) {
+          timer = setTimeout(() => poll(mine), POLL_INTERVAL_MS);
+        }
       }
     }
   }
@@ -205,8 +215,10 @@
     if (timer !== null) {
       clearTimeout(timer);
     }
+    timer = null;
     previous = null; // a rate across the pause would mislead
-    poll();
+    generation++;
+    poll(generation);
   }
 
   function banner(message) {
@@ -442,5 +454,6 @@
   for (const name of Object.keys(charts)) {
     draw(charts[name]);
   }
-  poll();
+  window.addEventListener('resize', () => Object.values(charts).forEach(draw));
+  poll(generation);
 })();
