@@ -108,7 +108,7 @@ class AdminTokenIT {
         for (String route : new String[] {"/v1/sessions:", "/v1/sessions/{id}:", "/v1/sessions/{id}/touch:",
             "/v1/schemas/{uid}:", "/admin/health:", "/admin/stats:", "/metrics:", "/admin/sessions/{id}:", "/admin/cache:",
             "/admin/principals/{principal}/logout:", "/admin/principals/{principal}/sessions:", "/admin/registry/count:",
-            "/admin/registry/sessions/{id}:", "/admin/registry/health:"}) {
+            "/admin/registry/sessions/{id}:", "/admin/registry/health:", "/admin/:", "/admin:", "/admin/page.js:"}) {
             assertTrue(doc.contains("\n  " + route + "\n"), "openapi.yaml lacks " + route);
         }
         for (String status : new String[] {"'400'", "'404'", "'409'", "'413'", "'503'", "'504'", "'401'"}) {

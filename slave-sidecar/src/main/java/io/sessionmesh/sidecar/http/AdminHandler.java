@@ -55,6 +55,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private final SidecarService service;
     private final byte[] token;
+    private final OperatorsPage page = new OperatorsPage();
 
     AdminHandler(SidecarService service, String token) {
         this.service = service;
@@ -139,6 +140,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private CompletableFuture<FullHttpResponse> handle(FullHttpRequest request) {
+        if (OperatorsPage.isPublic(request)) { // the page and its script hold no figures: no token (OperatorsPage)
+            return CompletableFuture.completedFuture(page.answer(request.method(), new QueryStringDecoder(request.uri()).path()));
+        }
         if (!authorized(request.headers(), token)) {
             return CompletableFuture.completedFuture(unauthorized());
         }
@@ -196,6 +200,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** The calls answered from this sidecar alone, at once. */
     private FullHttpResponse local(QueryStringDecoder uri, String path, HttpMethod method) {
+        if (OperatorsPage.serves(path)) {
+            return page.answer(method, path); // a method other than GET and HEAD: 405
+        }
         if (path.equals("/admin/health") && method.equals(HttpMethod.GET)) {
             return health();
         }
@@ -224,7 +231,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return json(HttpResponseStatus.OK, Json.write(Map.of("evicted", was ? 1 : 0)));
         }
         return json(HttpResponseStatus.NOT_FOUND, error("NOT_FOUND", "no such admin endpoint: " + method + " " + path
-                + "; see GET /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, "
+                + "; see GET /admin/ (the operators' page), /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, "
                 + "POST /admin/principals/{principal}/logout, GET /admin/principals/{principal}/sessions, "
                 + "GET /admin/registry/count, /admin/registry/health, /admin/registry/sessions/{id}"));
     }
@@ -354,14 +361,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return json(HttpResponseStatus.OK, Json.write(body));
     }
 
-    private static Map<String, Object> error(String code, String message) {
+    static Map<String, Object> error(String code, String message) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("error", code);
         m.put("message", message);
         return m;
     }
 
-    private static FullHttpResponse json(HttpResponseStatus status, Map<String, Object> body) {
+    static FullHttpResponse json(HttpResponseStatus status, Map<String, Object> body) {
         return json(status, Json.write(body));
     }
 

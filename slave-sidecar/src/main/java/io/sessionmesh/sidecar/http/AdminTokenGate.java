@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
  * The admin port's check of the token, on the request's headers, before any of its body is read or buffered: a call
  * without the right {@code Authorization: Bearer <token>} is answered 401 and its connection closed (what body it
  * sends is dropped unread). Ahead of the body aggregator in the admin pipeline; {@link AdminHandler} checks again.
+ * The one exception is a GET or HEAD of the operators' page or its script ({@link OperatorsPage#isPublic}), which hold
+ * no figures: the page's own calls for figures carry the token.
  */
 @ChannelHandler.Sharable
 final class AdminTokenGate extends ChannelInboundHandlerAdapter {
@@ -31,7 +33,8 @@ final class AdminTokenGate extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg); // the rest of a refused request
             return;
         }
-        if (msg instanceof HttpRequest request && !AdminHandler.authorized(request.headers(), token)) {
+        if (msg instanceof HttpRequest request && !OperatorsPage.isPublic(request)
+                && !AdminHandler.authorized(request.headers(), token)) {
             ReferenceCountUtil.release(msg);
             FullHttpResponse refused = AdminHandler.unauthorized();
             refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

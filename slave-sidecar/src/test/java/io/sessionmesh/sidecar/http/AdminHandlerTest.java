@@ -188,7 +188,7 @@ class AdminHandlerTest {
 
     @Test
     void channelRead_unknownEndpointOrMethod_is404NamingTheEndpoints() {
-        assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"no such admin endpoint: POST /admin/stats; see GET /admin/health, "
+        assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"no such admin endpoint: POST /admin/stats; see GET /admin/ (the operators' page), /admin/health, "
                 + "/admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, POST /admin/principals/{principal}/logout, "
                 + "GET /admin/principals/{principal}/sessions, GET /admin/registry/count, /admin/registry/health, "
                 + "/admin/registry/sessions/{id}\"}", call(request(HttpMethod.POST, "/admin/stats")));
