@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Brings docker-compose.yml up, checks that a request passes from host a's service through its sidecar to the
 # master group and out through host b's sidecar and service, that both load balancers (HAProxy, nginx) keep every
-# request of a session on one node whose sidecar answers it from its cache, that killing the group's leader loses no session, that
-# logging a client out everywhere (the active-session registry in PostgreSQL counting its sessions) ends its sessions
-# on both hosts, and brings it down again (also on failure).
+# request of a session on one node whose sidecar answers it from its cache, that killing the group's leader loses no
+# session, that logging a client out everywhere (the active-session registry in PostgreSQL counting its sessions)
+# ends its sessions on both hosts, and brings it down again (also on failure).
 #
 #   docker/compose-check.sh        needs the jars (mvn package) and, with no image registry, BASE_IMAGE set to a local
 #                                  image (docker/build-base-image.sh; .ci/run does both)
@@ -107,9 +107,19 @@ offer_node() {
 }
 # One figure of a sidecar's /admin/stats answer.
 stat_of() { sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" <<<"$1"; }
+# A sidecar's reads answered from its cache and those that went to the master (whole or partial misses), by its
+# admin port: "<hits> <misses>"; fails when the answer lacks them.
+cache_figures() {
+  local stats h m p
+  stats=$(curl -sf "${admin[@]}" "http://127.0.0.1:$1/admin/stats") || return 1
+  h=$(stat_of "$stats" hits); m=$(stat_of "$stats" misses); p=$(stat_of "$stats" partial_hits)
+  [ -n "$h" ] && [ -n "$m" ] && [ -n "$p" ] || return 1
+  printf '%s %s' "$h" "$((m + p))"
+}
 lb_check() {
   local lb=$1 port=$2
-  local s client headers id cookie_id route login_node first host admin_port before after r node on_first
+  local s client headers id cookie_id route login_node first host admin_port r node on_first
+  local hits_before misses_before hits_after misses_after dh dm figures
   local requests=0 on_one=0 hits=0 misses=0 logins="" used=""
   for s in $(seq 1 "$lb_sessions"); do
     client="LB-$lb-$s"
@@ -126,7 +136,8 @@ lb_check() {
     first=$(offer_node "$port" -H "X-Session-Id: $id") || fail "the first read of $client's session through $lb"
     host=${first:0:1}
     admin_port=7501; [ "$host" = b ] && admin_port=7511
-    before=$(curl -sf "${admin[@]}" "http://127.0.0.1:$admin_port/admin/stats") || fail "admin stats of host $host"
+    figures=$(cache_figures "$admin_port") || fail "no hits and misses in the admin stats of host $host"
+    read -r hits_before misses_before <<<"$figures"
     on_first=1
     for r in $(seq 1 "$lb_reads"); do
       if [ $((r % 2)) = 1 ]; then
@@ -137,15 +148,14 @@ lb_check() {
       fi
       if [ "$node" = "$first" ]; then on_first=$((on_first + 1)); fi
     done
-    after=$(curl -sf "${admin[@]}" "http://127.0.0.1:$admin_port/admin/stats") || fail "admin stats of host $host"
+    figures=$(cache_figures "$admin_port") || fail "no hits and misses in the admin stats of host $host"
+    read -r hits_after misses_after <<<"$figures"
     requests=$((requests + lb_reads + 1))
     on_one=$((on_one + on_first))
     [ "$on_first" = $((lb_reads + 1)) ] \
       || fail "$lb: only $on_first of the $((lb_reads + 1)) reads of $client's session landed on $first, the node of its first read"
-    local dh dm
-    dh=$(( $(stat_of "$after" hits) - $(stat_of "$before" hits) ))
-    dm=$(( $(stat_of "$after" misses) + $(stat_of "$after" partial_hits) \
-         - $(stat_of "$before" misses) - $(stat_of "$before" partial_hits) ))
+    dh=$((hits_after - hits_before))
+    dm=$((misses_after - misses_before))
     [ "$dh" -ge "$lb_reads" ] && [ "$dm" = 0 ] \
       || fail "$lb: host $host's sidecar answered $client's $lb_reads reads after the first with $dh hits and $dm misses (expected $lb_reads hits and no miss)"
     hits=$((hits + dh))
