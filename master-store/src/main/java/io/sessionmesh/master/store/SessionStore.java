@@ -67,6 +67,10 @@ import java.util.concurrent.atomic.LongAdder;
  *   store keeps: sections' wire bytes, a measured overhead per session and per section, shared names, schemas and
  *   removed sessions still in the expiry wheel; a CREATE, a growing WRITE or a new schema that does not fit is
  *   UNAVAILABLE, what shrinks is always served.</li>
+ *   <li><b>Ids and renames.</b> A CREATE may name its id (an application's own): taken only while a live session has
+ *   it. {@link #rename} moves a session to a new id under the old session's monitor (a new {@link Session} sharing the
+ *   same immutable sections), so a reader sees it under one id or the other, and the store never holds two sessions'
+ *   monitors at once (an expired session on the new id is removed before), so crossing renames cannot deadlock.</li>
  *   <li><b>Replicas.</b> In a replicated group (the master's {@code replication} package) every replica's store
  *   applies the same log: each change comes with the leader's time ({@code now} parameters) and, for a creation, the
  *   id the leader chose, so all compute the same state; sessions leave only through the log
