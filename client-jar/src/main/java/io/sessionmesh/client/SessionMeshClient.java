@@ -159,6 +159,23 @@ public final class SessionMeshClient implements AutoCloseable {
     }
 
     /**
+     * The live sessions of {@code principal} (Spring Session's {@code findByPrincipalName}): every master (group) is
+     * asked, each answering from its leader's applied state, so a session created, renamed (under its new id only), given
+     * the principal (under its new principal only), deleted or expired before this call is listed or left out
+     * accordingly. Uses no session (no idle time restarts) and nothing cached.
+     *
+     * @return the ids, and whether they are all: {@link PrincipalSessions#complete()} is false when a master did not
+     *     answer, listed only part (over 1,000 sessions of the principal on one master), or masters are moving sessions
+     * @throws BadRequestException or {@link PayloadTooLargeException} if the principal is not 1..256 bytes of UTF-8
+     *     without control characters (nothing is sent; the message never repeats it)
+     * @throws SidecarUnavailableException if no master answered
+     */
+    public PrincipalSessions sessionsOf(String principal) {
+        io.sessionmesh.wire.transport.PrincipalSessions found = api.sessionsOf(principal);
+        return new PrincipalSessions(found.sessionIds(), found.complete());
+    }
+
+    /**
      * An existing session with the named sections read now, in one call; sections not named are read on first use.
      *
      * @throws SessionNotFoundException if the session is unknown, deleted or expired

@@ -15,6 +15,7 @@ import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.ErrorMessage;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.PrincipalSessions;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
@@ -133,6 +134,17 @@ public final class SidecarApi {
     public SessionPrincipal principal(String sessionId) {
         return decode(call("principal-get", "GET", "/v1/sessions/" + sessionId + "/principal", null, messages),
                 SessionPrincipal.class);
+    }
+
+    /**
+     * The principal's live sessions on every master: GET /v1/principals/{principal}/sessions, the principal one
+     * percent-encoded path segment (a space %20, a plus %2B, a slash %2F).
+     */
+    public PrincipalSessions sessionsOf(String principal) {
+        checkPrincipal("principal-sessions", principal);
+        String segment = java.net.URLEncoder.encode(principal, StandardCharsets.UTF_8).replace("+", "%20");
+        return decode(call("principal-sessions", "GET", "/v1/principals/" + segment + "/sessions", null, messages),
+                PrincipalSessions.class);
     }
 
     /** A principal breaking TransportLimits.checkPrincipal's rules fails as the sidecar would answer it: 413 or 400. */

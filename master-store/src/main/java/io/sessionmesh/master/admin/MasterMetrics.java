@@ -32,6 +32,7 @@ public final class MasterMetrics {
     /** STATS figures that count events: they only grow. */
     static final Set<String> COUNTERS = Set.of("creates", "reads", "sections_read", "writes", "deletes", "touches",
             "expiries", "conflicts", "not_found", "too_large", "expiry_wheel_purges", "logouts", "principal_changes", "renames",
+            "principal_lists",
             "budget_refusals", "connections_accepted", "connections_refused", "requests", "errors", "invalid_frames",
             "in_flight_refused", "idle_closed", "slow_consumer_closed", "internal_errors", "holder_registrations",
             "holder_registrations_refused", "invalidations_sent", "invalidations_confirmed", "invalidation_lease_expiries",

@@ -23,7 +23,8 @@ import java.util.function.Predicate;
 
 /**
  * The data operations, on the connection's event loop (a store operation takes a fraction of a microsecond; there
- * is nothing to gain from another thread): READ, WRITE, TOUCH, CREATE, DELETE, RENAME, the schema registry and STATS, each
+ * is nothing to gain from another thread): READ, WRITE, TOUCH, CREATE, DELETE, RENAME, the principal's operations (PRINCIPAL,
+ * LOGOUT, DESCRIBE, PRINCIPAL_SESSIONS), the schema registry and STATS, each
  * answered with {@code ctx.write} in the order requests arrive (the encoder batches and flushes them). A write, delete or
  * rename that other caches must hear of first is answered with a {@link FencedAnswer}. The last handler of the pipeline: it
  * also answers what earlier handlers {@link Rejected}, and closes a connection whose stream broke.
@@ -133,6 +134,9 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         if (request instanceof MasterRequest.Describe d) {
             return described(store, id, d.sessionId());
         }
+        if (request instanceof MasterRequest.PrincipalSessions p) {
+            return sessionsOf(store, id, p.principal());
+        }
         if (request instanceof MasterRequest.PublishSchema p) {
             store.schemas().publish(p.uid(), p.schema());
             return MasterAnswer.Bytes.empty(Opcodes.SCHEMA_PUBLISH, id);
@@ -160,6 +164,12 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         }
         return new MasterAnswer.Description(id, d.createdAt(), d.lastAccess(), d.expiresAt(), d.idleTimeout(),
                 d.registryVersion(), d.principal());
+    }
+
+    /** PRINCIPAL_SESSIONS's answer: the principal's live sessions, at most {@link MasterAnswer.SessionsOfPrincipal#MAX_SESSIONS}. */
+    static MasterAnswer sessionsOf(SessionStore store, int id, String principal) {
+        SessionStore.PrincipalSessionIds found = store.sessionsOf(principal, MasterAnswer.SessionsOfPrincipal.MAX_SESSIONS);
+        return new MasterAnswer.SessionsOfPrincipal(id, found.ids(), found.truncated());
     }
 
     private static Object fenced(MasterAnswer answer, Fence fence) {

@@ -35,7 +35,7 @@ import java.util.function.Predicate;
  * The data operations of a master that is a replica of a group (PROTOCOL.md 3.8), in front of {@link DataHandler}:
  * on a replica that does not lead, every one is answered NOT_LEADER with the leader's address; on the leader, each
  * change (WRITE, CREATE, DELETE, TOUCH, RENAME, PRINCIPAL, LOGOUT, SCHEMA_PUBLISH) is proposed to the group and answered once applied, and each
- * read (READ, SCHEMA_FETCH) waits for a read barrier. The answers are {@link DeferredAnswer}s, made off the loop. A
+ * read (READ, SCHEMA_FETCH, DESCRIBE, PRINCIPAL_SESSIONS) waits for a read barrier. The answers are {@link DeferredAnswer}s, made off the loop. A
  * write's or delete's acknowledgement also waits for its invalidations (its {@link Fence}) and, on a leader just
  * elected, for every lease the old leader granted to run out ({@link ReplicaGroup#writesOpenNanos()}). STATS and what
  * earlier handlers rejected pass on to {@link DataHandler}. A CREATE or a new schema that does not fit in the store's
@@ -174,6 +174,11 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Describe d) {
             return group.readBarrier().thenApply(ok -> DataHandler.described(store, id, d.sessionId()));
+        }
+        if (request instanceof MasterRequest.PrincipalSessions p) {
+            // after a read barrier, as READ: every session created (or renamed, or given the principal) and acknowledged
+            // before this was sent is in the leader's applied state
+            return group.readBarrier().thenApply(ok -> DataHandler.sessionsOf(store, id, p.principal()));
         }
         if (request instanceof MasterRequest.PublishSchema p) {
             store.schemas().checkBeforeProposing(p.uid(), p.schema());

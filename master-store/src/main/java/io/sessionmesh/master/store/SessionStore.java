@@ -641,6 +641,32 @@ public final class SessionStore {
         sessions.remove(session.id, session);
     }
 
+    /** What {@link #sessionsOf} found: at most its limit of ids, and whether the principal has more live sessions. */
+    public record PrincipalSessionIds(List<String> ids, boolean truncated) {
+    }
+
+    /**
+     * The ids of {@code principal}'s live sessions (not removed, not expired now), at most {@code limit}, in no
+     * particular order; no session is used (no idle time restarts). A scan of the store, as {@link #logout} is: each
+     * session's principal is read without its monitor (a volatile field), so a change that races with the scan is either
+     * seen or not, as with any read that starts before a write ends.
+     */
+    public PrincipalSessionIds sessionsOf(String principal, int limit) {
+        long now = ticker.millis();
+        counters.principalLists.increment();
+        List<String> ids = new ArrayList<>(Math.min(limit, 16));
+        for (Session session : sessions.values()) {
+            if (!principal.equals(session.principal) || session.removed || session.isExpired(now)) {
+                continue;
+            }
+            if (ids.size() == limit) {
+                return new PrincipalSessionIds(List.copyOf(ids), true);
+            }
+            ids.add(session.id);
+        }
+        return new PrincipalSessionIds(List.copyOf(ids), false);
+    }
+
     /** A session as an operator looks it up, without using it; times in epoch milliseconds. */
     public record Description(long createdAt, long lastAccess, long expiresAt, long idleTimeout, long registryVersion,
                               String principal) {
@@ -1051,6 +1077,7 @@ public final class SessionStore {
         final LongAdder logouts = new LongAdder();
         final LongAdder principalChanges = new LongAdder();
         final LongAdder renames = new LongAdder();
+        final LongAdder principalLists = new LongAdder();
 
         void putInto(Map<String, Long> stats) {
             stats.put("creates", creates.sum());
@@ -1067,6 +1094,7 @@ public final class SessionStore {
             stats.put("logouts", logouts.sum());
             stats.put("principal_changes", principalChanges.sum());
             stats.put("renames", renames.sum());
+            stats.put("principal_lists", principalLists.sum());
         }
     }
 }

@@ -105,6 +105,23 @@ class DataHandlerTest {
     }
 
     @Test
+    void principalSessions_answersTheLiveIdsTyped() {
+        EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
+        String a = ((MasterAnswer.Created) call(ch, 1, new MasterRequest.Create(null, null, "alice"))).sessionId();
+        String b = ((MasterAnswer.Created) call(ch, 2, new MasterRequest.Create(null, null, "alice"))).sessionId();
+        call(ch, 3, new MasterRequest.Create(null, null, "bob"));
+        MasterAnswer.SessionsOfPrincipal listed = (MasterAnswer.SessionsOfPrincipal) call(ch, 4,
+                new MasterRequest.PrincipalSessions("alice"));
+        assertEquals(Opcodes.PRINCIPAL_SESSIONS, listed.opcode());
+        assertEquals(4, listed.requestId());
+        assertEquals(java.util.Set.of(a, b), java.util.Set.copyOf(listed.sessionIds()));
+        assertEquals(false, listed.truncated());
+        call(ch, 5, new MasterRequest.Delete(a));
+        assertEquals(List.of(b), ((MasterAnswer.SessionsOfPrincipal) call(ch, 6, new MasterRequest.PrincipalSessions("alice")))
+                .sessionIds());
+    }
+
+    @Test
     void writeWithWholeSections_answersTheWrittenSectionsAboveVersion1Whole_andOnlyWhenAsked() {
         EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
         String id = ((MasterAnswer.Created) call(ch, 1, new MasterRequest.Create(null, null))).sessionId();

@@ -6,6 +6,7 @@ import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.client.MasterException;
 import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.SectionDelta;
@@ -151,6 +152,27 @@ class MasterGroupIT {
                 return c.stats().get(5, TimeUnit.SECONDS).contains("\"writes\":51");
             }
         });
+    }
+
+    @Test
+    void principalSessions_onTheLeader_findsASessionRightAfterItsCreateIsAcknowledged() {
+        int leader = awaitLeader();
+        try (MasterConnection c = connect(leader)) {
+            for (int round = 0; round < 20; round++) {
+                String principal = "user-" + round;
+                // pipelined: the list is sent as soon as the CREATE is answered, on the same connection
+                String id = c.send(new MasterRequest.Create(null, null, principal)).join().sessionId();
+                MasterAnswer.SessionsOfPrincipal listed = c.send(new MasterRequest.PrincipalSessions(principal)).join();
+                assertEquals(List.of(id), listed.sessionIds(), "round " + round);
+                assertEquals(false, listed.truncated());
+            }
+        }
+        int follower = (leader + 1) % replicas.size();
+        try (MasterConnection c = connect(follower)) {
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> c.send(new MasterRequest.PrincipalSessions("user-0")).join());
+            assertEquals(Status.NOT_LEADER, assertInstanceOf(MasterException.class, e.getCause()).status());
+        }
     }
 
     @Test

@@ -122,6 +122,10 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
                 RenameRequest rename = forms.decode(request, RenameRequest.class, id);
                 return operations.rename(id, rename).thenApply(r -> forms.answer(HttpResponseStatus.OK, r, binaryAnswer));
             }
+            case PRINCIPAL_SESSIONS -> {
+                return operations.sessionsOf(ApiRoutes.principal(uri.rawPath()))
+                        .thenApply(s -> forms.answer(HttpResponseStatus.OK, s, binaryAnswer));
+            }
             case PUBLISH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);
                 return operations.publishSchema(uid, forms.schemaBody(request)).thenApply(v -> MessageForms.noContent());

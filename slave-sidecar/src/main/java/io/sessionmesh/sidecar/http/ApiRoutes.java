@@ -24,7 +24,7 @@ final class ApiRoutes {
     /** What a request calls. */
     enum Route {
         CREATE_SESSION, READ_SESSION, WRITE_SESSION, DELETE_SESSION, TOUCH_SESSION, SET_PRINCIPAL, CLEAR_PRINCIPAL,
-        GET_PRINCIPAL, RENAME_SESSION, PUBLISH_SCHEMA, FETCH_SCHEMA
+        GET_PRINCIPAL, RENAME_SESSION, PRINCIPAL_SESSIONS, PUBLISH_SCHEMA, FETCH_SCHEMA
     }
 
     private static final String API = "/v1/";
@@ -34,6 +34,8 @@ final class ApiRoutes {
     private static final String PRINCIPAL = "/principal";
     private static final String RENAME = "/rename";
     private static final String SCHEMA = "/v1/schemas/";
+    private static final String PRINCIPALS = "/v1/principals/";
+    private static final String PRINCIPAL_SESSIONS = "/sessions";
     private static final int MAX_UID_DIGITS = 16;
 
     private ApiRoutes() {
@@ -95,6 +97,14 @@ final class ApiRoutes {
                 return Route.CREATE_SESSION;
             }
             throw new MethodNotAllowed(method, path, HttpMethod.POST.name());
+        } else if (path.startsWith(PRINCIPALS) && path.endsWith(PRINCIPAL_SESSIONS)
+                && path.length() > PRINCIPALS.length() + PRINCIPAL_SESSIONS.length()) {
+            // the principal is percent-encoded and may hold any character but controls, '/' (%2F) too: the decoded path
+            // can have more segments, so the route goes by prefix and suffix and the principal is read from the raw path
+            if (method.equals(HttpMethod.GET)) {
+                return Route.PRINCIPAL_SESSIONS;
+            }
+            throw new MethodNotAllowed(method, path, HttpMethod.GET.name());
         } else if (path.startsWith(SCHEMA) && path.indexOf('/', SCHEMA.length()) < 0) {
             if (method.equals(HttpMethod.PUT)) {
                 return Route.PUBLISH_SCHEMA;
@@ -116,6 +126,39 @@ final class ApiRoutes {
         } catch (IllegalArgumentException e) {
             throw new MalformedMessageException(raw.length() > TransportLimits.MAX_SESSION_ID_BYTES ? Status.TOO_LARGE
                     : Status.BAD_REQUEST, "session id in the path: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The principal of a {@code /v1/principals/{principal}/sessions} path, from the raw (not decoded) path: one segment,
+     * percent-decoded once as UTF-8 ('+' is a plus), then checked as every principal is: 413 over {@value TransportLimits#MAX_PRINCIPAL_BYTES}
+     * bytes, 400 empty, with a control character, a bad escape or more than one segment. Messages never repeat it.
+     */
+    static String principal(String rawPath) {
+        if (!rawPath.startsWith(PRINCIPALS) || !rawPath.endsWith(PRINCIPAL_SESSIONS)
+                || rawPath.length() <= PRINCIPALS.length() + PRINCIPAL_SESSIONS.length()) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: expected /v1/principals/{principal}/sessions");
+        }
+        String raw = rawPath.substring(PRINCIPALS.length(), rawPath.length() - PRINCIPAL_SESSIONS.length());
+        if (raw.indexOf('/') >= 0) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: a '/' in it must be percent-encoded (%2F)");
+        }
+        String principal;
+        try {
+            // a path's '+' is a plus (RFC 3986), not a space as in a query: alice+tag@example.com stays itself
+            principal = QueryStringDecoder.decodeComponent(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: a bad percent-escape");
+        }
+        int bytes = principal.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > TransportLimits.MAX_PRINCIPAL_BYTES) {
+            throw new MalformedMessageException(Status.TOO_LARGE, "principal in the path: " + bytes
+                    + " bytes of UTF-8 is above the limit of " + TransportLimits.MAX_PRINCIPAL_BYTES);
+        }
+        try {
+            return TransportLimits.checkPrincipal(principal);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: " + e.getMessage());
         }
     }
 

@@ -30,7 +30,7 @@ import java.util.function.ToDoubleFunction;
 public final class SidecarMetrics {
 
     /** Operations counted. */
-    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL, RENAME }
+    public enum Op { CREATE, READ, WRITE, TOUCH, DELETE, SCHEMA_PUBLISH, SCHEMA_FETCH, PRINCIPAL, RENAME, PRINCIPAL_SESSIONS }
 
     private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(10);
 

@@ -2,6 +2,7 @@ package io.sessionmesh.sidecar.service;
 
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
+import io.sessionmesh.wire.transport.PrincipalSessions;
 import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
 import io.sessionmesh.wire.transport.SessionPrincipal;
@@ -53,6 +54,13 @@ public interface SidecarOperations {
 
     /** The session's principal, or none, as its master holds it (the session is not used: its idle time goes on). */
     CompletableFuture<SessionPrincipal> principal(String sessionId);
+
+    /**
+     * The live sessions of {@code principal} on every master (group), as the masters hold them now: never from the
+     * section cache, never cached. Incomplete ({@link PrincipalSessions#complete()} false) when a master could not be
+     * asked, listed only part of them, or groups are moving sessions; fails (UNAVAILABLE) only when no master answered.
+     */
+    CompletableFuture<PrincipalSessions> sessionsOf(String principal);
 
     /** Stores a one-nio schema under its uid. */
     CompletableFuture<Void> publishSchema(long uid, byte[] schema);

@@ -9,6 +9,7 @@ import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.MalformedMessageException;
+import io.sessionmesh.wire.transport.PrincipalSessions;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
@@ -415,6 +416,47 @@ public final class SidecarService implements SidecarOperations {
                 throw unwrapped(error);
             }
             return new SessionPrincipal(sessionId, r.value().principal());
+        });
+    }
+
+    /**
+     * PRINCIPAL_SESSIONS to every group this sidecar has open (the map's and, while ranges move, the groups before), as
+     * the admin logout sends LOGOUT; each pool follows its group's leader. The ids are merged (none twice). Not complete
+     * when a group failed, cut its list, or the map is MOVING: a session in a group's outbox is in no store for that
+     * moment. UNAVAILABLE, naming the groups, when none answered.
+     */
+    @Override
+    public CompletableFuture<PrincipalSessions> sessionsOf(String principal) {
+        metrics.request(Op.PRINCIPAL_SESSIONS);
+        List<MasterPool> pools = router.allPools();
+        List<CompletableFuture<MasterAnswer.SessionsOfPrincipal>> each = new ArrayList<>(pools.size());
+        for (MasterPool pool : pools) {
+            each.add(timed(pool.call(c -> c.send(new MasterRequest.PrincipalSessions(principal)))));
+        }
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).handle((done, ignored) -> {
+            java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+            boolean complete = router.map() == null || !router.map().moving();
+            int answered = 0;
+            StringBuilder failures = new StringBuilder();
+            for (int i = 0; i < each.size(); i++) {
+                CompletableFuture<MasterAnswer.SessionsOfPrincipal> f = each.get(i);
+                if (f.isCompletedExceptionally()) {
+                    complete = false;
+                    Throwable error = f.handle((a, e) -> e).join();
+                    failures.append(failures.length() == 0 ? "" : "; ").append(pools.get(i).name()).append(": ")
+                            .append(Status.name(status(error)));
+                    continue;
+                }
+                MasterAnswer.SessionsOfPrincipal a = f.join();
+                answered++;
+                ids.addAll(a.sessionIds());
+                complete &= !a.truncated();
+            }
+            if (answered == 0) {
+                throw new CompletionException(new MasterException(Status.UNAVAILABLE,
+                        "no master answered the list of a principal's sessions (" + failures + ")"));
+            }
+            return new PrincipalSessions(principal, List.copyOf(ids), complete);
         });
     }
 

@@ -35,6 +35,8 @@ class ApiRoutesTest {
         "DELETE, /v1/sessions/abc/principal, CLEAR_PRINCIPAL",
         "GET, /v1/sessions/abc/principal, GET_PRINCIPAL",
         "POST, /v1/sessions/abc/rename, RENAME_SESSION",
+        "GET, /v1/principals/alice/sessions, PRINCIPAL_SESSIONS",
+        "GET, /v1/principals/a/b/sessions, PRINCIPAL_SESSIONS",
         "PUT, /v1/schemas/ff, PUBLISH_SCHEMA",
         "GET, /v1/schemas/ff, FETCH_SCHEMA",
     })
@@ -52,7 +54,8 @@ class ApiRoutesTest {
     @ParameterizedTest
     @ValueSource(strings = {"/v1/", "/v1/sessionsX", "/v1/schemas", "/v1/schemas/ff/x", "/v1/sessions/abc/",
         "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch", "/v1/sessions/abc/principal/", "/v1/sessions/abc/principals",
-        "/v1/sessions/abc/rename/", "/v1/sessions/abc/renamed"})
+        "/v1/sessions/abc/rename/", "/v1/sessions/abc/renamed", "/v1/principals", "/v1/principals/", "/v1/principals/sessions",
+        "/v1/principals//sessions/", "/v1/principals/alice", "/v1/principals/alice/session", "/v1/principals/alice/sessions/x"})
     void match_unknownPathUnderV1_isNotFound(String path) {
         ApiRoutes.NotFound e = assertThrows(ApiRoutes.NotFound.class, () -> ApiRoutes.match(HttpMethod.GET, path));
         assertEquals("no such endpoint: GET " + path, e.getMessage());
@@ -67,6 +70,8 @@ class ApiRoutesTest {
         "POST   | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "PATCH  | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "GET    | /v1/sessions/abc/rename | POST",
+        "POST   | /v1/principals/alice/sessions | GET",
+        "DELETE | /v1/principals/alice/sessions | GET",
         "DELETE | /v1/schemas/ff         | GET, PUT",
     })
     void match_wrongMethod_isMethodNotAllowedWithTheRoutesMethods(String method, String path, String allow) {
@@ -104,6 +109,33 @@ class ApiRoutesTest {
         MalformedMessageException empty = assertThrows(MalformedMessageException.class, () -> ApiRoutes.sessionId("/v1/sessions/"));
         assertEquals(Status.BAD_REQUEST, empty.status());
         assertTrue(empty.getMessage().startsWith("session id in the path: "), empty.getMessage());
+    }
+
+    @Test
+    void principal_percentEncodedInTheRawPath_isDecodedOnce() {
+        assertEquals("alice", ApiRoutes.principal("/v1/principals/alice/sessions"));
+        assertEquals("alice@example.com", ApiRoutes.principal("/v1/principals/alice%40example.com/sessions"));
+        assertEquals("a/b c+d", ApiRoutes.principal("/v1/principals/a%2Fb%20c+d/sessions"));
+        assertEquals("100%", ApiRoutes.principal("/v1/principals/100%25/sessions"));
+        assertEquals("ünï", ApiRoutes.principal("/v1/principals/%C3%BCn%C3%AF/sessions"));
+    }
+
+    @Test
+    void principal_tooLong_isTooLargeWithoutRepeatingIt() {
+        String tooLong = "x".repeat(TransportLimits.MAX_PRINCIPAL_BYTES + 1);
+        MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                () -> ApiRoutes.principal("/v1/principals/" + tooLong + "/sessions"));
+        assertEquals(Status.TOO_LARGE, e.status());
+        assertTrue(!e.getMessage().contains(tooLong), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/principals//sessions", "/v1/principals/a/b/sessions", "/v1/principals/a%01b/sessions",
+        "/v1/principals/%zz/sessions", "/v1/principals/%/sessions"})
+    void principal_emptyControlBadEscapeOrTwoSegments_isBadRequest(String rawPath) {
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> ApiRoutes.principal(rawPath));
+        assertEquals(Status.BAD_REQUEST, e.status());
+        assertTrue(e.getMessage().startsWith("principal in the path"), e.getMessage());
     }
 
     @Test

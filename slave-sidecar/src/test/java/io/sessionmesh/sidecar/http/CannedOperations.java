@@ -3,6 +3,7 @@ package io.sessionmesh.sidecar.http;
 import io.sessionmesh.sidecar.service.SidecarOperations;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
+import io.sessionmesh.wire.transport.PrincipalSessions;
 import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionPrincipal;
 import io.sessionmesh.wire.transport.WriteRequest;
@@ -78,6 +79,11 @@ final class CannedOperations implements SidecarOperations {
     @Override
     public CompletableFuture<SessionCreated> rename(String sessionId, RenameRequest request) {
         return next("rename " + sessionId + " " + request.newId().orElse("-") + " " + request.idleTimeoutSeconds(), request);
+    }
+
+    @Override
+    public CompletableFuture<PrincipalSessions> sessionsOf(String principal) {
+        return next("sessionsOf " + principal, principal);
     }
 
     @Override

@@ -286,6 +286,84 @@ public sealed interface MasterAnswer extends OutboundFrame {
     }
 
     /**
+     * PRINCIPAL_SESSIONS: the ids of a principal's live sessions on this master, at most {@link #MAX_SESSIONS}, and
+     * whether there were more ({@code truncated}).
+     *
+     * <pre>| flags: u8 (0x01 TRUNCATED) | count: u32 | count x ( id length: u8 | id: ASCII ) |</pre>
+     *
+     * A reader ignores the other flag bits (0 from this version) and refuses a count that the bytes cannot hold, a bad
+     * id, or bytes after the last id.
+     */
+    record SessionsOfPrincipal(int requestId, List<String> sessionIds, boolean truncated) implements MasterAnswer {
+        /** The most ids one master lists for one principal; more are cut, and the answer says so. */
+        public static final int MAX_SESSIONS = 1_000;
+        /** Flag: the principal has more live sessions on this master than the answer lists. */
+        public static final int FLAG_TRUNCATED = 0x01;
+        /** Bytes before the first id. */
+        static final int FIXED_BYTES = 5;
+
+        public SessionsOfPrincipal {
+            sessionIds = List.copyOf(sessionIds);
+        }
+
+        @Override
+        public int opcode() {
+            return Opcodes.PRINCIPAL_SESSIONS;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            int size = FIXED_BYTES;
+            for (String id : sessionIds) {
+                size += 1 + id.length();
+            }
+            return size;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeByte(truncated ? FLAG_TRUNCATED : 0).writeInt(sessionIds.size());
+            for (String id : sessionIds) {
+                out.writeByte(id.length()).writeCharSequence(id, StandardCharsets.US_ASCII);
+            }
+        }
+
+        static SessionsOfPrincipal decode(Frame frame) {
+            ByteBuf b = frame.body();
+            int n = b.readableBytes();
+            if (n < FIXED_BYTES) {
+                throw new IllegalArgumentException("PRINCIPAL_SESSIONS answer of " + n + " bytes: expected at least " + FIXED_BYTES);
+            }
+            int at = b.readerIndex();
+            boolean truncated = (b.getUnsignedByte(at) & FLAG_TRUNCATED) != 0;
+            long count = b.getUnsignedInt(at + 1);
+            if (count * 2 > n - FIXED_BYTES) {
+                throw new IllegalArgumentException("PRINCIPAL_SESSIONS answer: " + count + " ids cannot fit in "
+                        + (n - FIXED_BYTES) + " bytes");
+            }
+            String[] ids = new String[(int) count];
+            int pos = at + FIXED_BYTES;
+            for (int i = 0; i < ids.length; i++) {
+                int len = pos < at + n ? b.getUnsignedByte(pos) : 0;
+                if (len == 0 || pos + 1 + len > at + n) {
+                    throw new IllegalArgumentException("PRINCIPAL_SESSIONS answer: id " + i + " has length " + len
+                            + " at offset " + (pos - at) + " of " + n + " bytes");
+                }
+                try {
+                    ids[i] = Bodies.readSessionId(b.slice(pos + 1, len));
+                } catch (MalformedMessageException e) {
+                    throw new IllegalArgumentException("PRINCIPAL_SESSIONS answer: id " + i + ": " + e.getMessage());
+                }
+                pos += 1 + len;
+            }
+            if (pos != at + n) {
+                throw new IllegalArgumentException("PRINCIPAL_SESSIONS answer: " + (at + n - pos) + " bytes after the last id");
+            }
+            return new SessionsOfPrincipal(frame.requestId(), List.of(ids), truncated);
+        }
+    }
+
+    /**
      * DESCRIBE: a session as its master holds it, times in epoch milliseconds.
      *
      * <pre>| created: u64 | last use: u64 | expires: u64 | idle timeout ms: u32 | registry version: u32 |

@@ -308,6 +308,37 @@ public sealed interface MasterRequest<A> {
     }
 
     /**
+     * The live sessions of {@code principal} on one master (or group), read-only: no session's idle time restarts. The
+     * body is the principal, UTF-8, the whole body (as LOGOUT's); the answer, the ids, at most
+     * {@link MasterAnswer.SessionsOfPrincipal#MAX_SESSIONS}, and whether that cut the list.
+     */
+    record PrincipalSessions(String principal) implements MasterRequest<MasterAnswer.SessionsOfPrincipal> {
+        public PrincipalSessions {
+            TransportLimits.checkPrincipal(principal);
+        }
+
+        @Override
+        public int opcode() {
+            return Opcodes.PRINCIPAL_SESSIONS;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return utf8Length(principal);
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeCharSequence(principal, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public MasterAnswer.SessionsOfPrincipal decodeAnswer(Frame answer, BinaryTransportCodec codec) {
+            return MasterAnswer.SessionsOfPrincipal.decode(answer);
+        }
+    }
+
+    /**
      * Moves a session to {@code newId} (equal to {@code oldId}: keeps the id) and gives it {@code idleTimeout} (null: keeps
      * it), atomically; the idle time starts again. Answered with the session's times, as TOUCH is.
      *
@@ -624,6 +655,7 @@ public sealed interface MasterRequest<A> {
             case Opcodes.PRINCIPAL -> SetPrincipal.decode(body);
             case Opcodes.LOGOUT -> new Logout(TransportLimits.decodePrincipal(Bodies.bytes(body)));
             case Opcodes.DESCRIBE -> new Describe(Bodies.readSessionId(body));
+            case Opcodes.PRINCIPAL_SESSIONS -> new PrincipalSessions(TransportLimits.decodePrincipal(Bodies.bytes(body)));
             case Opcodes.GROUP_MAP, Opcodes.GROUP_CHANGE, Opcodes.GROUP_APPLY, Opcodes.GROUP_IMPORT ->
                     new GroupOp(frame.opcode(), Bodies.bytes(body));
             default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "opcode " + frame.opcode()

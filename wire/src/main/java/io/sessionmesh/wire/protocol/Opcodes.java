@@ -49,10 +49,16 @@ public final class Opcodes {
      * (PROTOCOL.md 3.2); answered with the session times.
      */
     public static final int RENAME = 0x13;
+    /**
+     * The live sessions of a principal on this master, read-only (no idle time restarts): the body is the principal, the
+     * answer the ids, at most {@link MasterAnswer.SessionsOfPrincipal#MAX_SESSIONS} (PROTOCOL.md 3.2, 3.11).
+     */
+    public static final int PRINCIPAL_SESSIONS = 0x14;
 
     private static final String[] NAMES = {
         null, "PING", "CREATE", "READ", "WRITE", "DELETE", "TOUCH", "SCHEMA_PUBLISH", "SCHEMA_FETCH", "STATS", "INVALIDATE",
         "REGISTER", "GROUP_MAP", "GROUP_CHANGE", "GROUP_APPLY", "GROUP_IMPORT", "PRINCIPAL", "LOGOUT", "DESCRIBE", "RENAME",
+        "PRINCIPAL_SESSIONS",
     };
 
     private Opcodes() {

@@ -82,6 +82,8 @@ final class BinaryReader {
                 return new SessionPrincipal(readSessionId(), readPrincipal(true));
             case MessageTypes.RENAME_REQUEST:
                 return readRenameRequest();
+            case MessageTypes.PRINCIPAL_SESSIONS:
+                return readPrincipalSessions();
             default:
                 return readError();
         }
@@ -123,6 +125,32 @@ final class BinaryReader {
             throw bad(at, "body", "neither a new id nor an idle timeout (a rename needs one or both)");
         }
         return new RenameRequest(newId, idle);
+    }
+
+    /** principal | flags: u8 (COMPLETE, no other bit) | n: varint | n x sessionId, none twice. */
+    private PrincipalSessions readPrincipalSessions() {
+        String principal = readPrincipal(false);
+        if (pos >= end) {
+            throw truncated(pos, "flags");
+        }
+        int flags = b[pos] & 0xFF;
+        if ((flags & ~PrincipalSessions.FLAG_COMPLETE) != 0) {
+            throw bad(pos, "flags", "0x" + hex(b[pos]) + " has bits other than COMPLETE (0x01)");
+        }
+        pos++;
+        int n = readCount("session id count", TransportLimits.MAX_PRINCIPAL_SESSION_IDS, MIN_NAME);
+        List<String> ids = new ArrayList<>(n);
+        Set<String> seen = new HashSet<>(n * 2);
+        for (entry = 0; entry < n; entry++) {
+            int at = pos;
+            String id = readSessionId();
+            if (!seen.add(id)) {
+                throw bad(at, "session id", "listed twice");
+            }
+            ids.add(id);
+        }
+        entry = -1;
+        return new PrincipalSessions(principal, ids, (flags & PrincipalSessions.FLAG_COMPLETE) != 0);
     }
 
     /** A session id an application chose: the id rules and at least {@value TransportLimits#MIN_REQUESTED_ID_CHARS} chars. */

@@ -15,7 +15,7 @@ import java.util.Objects;
  *  0        4         5        6        7                 11
  *  +--------+---------+--------+--------+-----------------+----------------------+
  *  | magic  | version | type   | flags  | body length     | body                 |
- *  | "SMTM" | 1       | 1..9   | flags  | uint32, BE      | (body length bytes)  |
+ *  | "SMTM" | 1       | 1..10  | flags  | uint32, BE      | (body length bytes)  |
  *  +--------+---------+--------+--------+-----------------+----------------------+
  * </pre>
  *

@@ -48,6 +48,12 @@ final class BinaryWriter {
                     + (c.sessionIdOrNull() == null ? 0 : sessionIdSize(c.sessionIdOrNull(), limits));
         } else if (m instanceof RenameRequest r) {
             size = (r.newIdOrNull() == null ? 1 : sessionIdSize(r.newIdOrNull(), limits)) + varintSize(r.idleTimeoutSeconds());
+        } else if (m instanceof PrincipalSessions p) {
+            size = principalSize(p.principal()) + 1
+                    + countSize(p.sessionIds().size(), TransportLimits.MAX_PRINCIPAL_SESSION_IDS, "session ids");
+            for (String id : p.sessionIds()) {
+                size += sessionIdSize(id, limits);
+            }
         } else if (m instanceof SessionCreated c) {
             size = sessionIdSize(c.sessionId(), limits) + varintSize(c.idleTimeoutSeconds()) + varintSize(c.maxLifetimeSeconds());
         } else if (m instanceof SessionPrincipal p) {
@@ -199,6 +205,13 @@ final class BinaryWriter {
                 pos = writeAscii(r.newIdOrNull(), b, pos);
             }
             pos = writeVarint(r.idleTimeoutSeconds(), b, pos);
+        } else if (m instanceof PrincipalSessions p) {
+            pos = writeString(p.principal(), b, pos);
+            b[pos++] = (byte) (p.complete() ? PrincipalSessions.FLAG_COMPLETE : 0);
+            pos = writeVarint(p.sessionIds().size(), b, pos);
+            for (String id : p.sessionIds()) {
+                pos = writeAscii(id, b, pos);
+            }
         } else if (m instanceof SessionCreated c) {
             pos = writeAscii(c.sessionId(), b, pos);
             pos = writeVarint(c.idleTimeoutSeconds(), b, pos);

@@ -48,6 +48,7 @@ final class JsonReader {
             case MessageTypes.SESSION_CREATED -> readSessionCreated();
             case MessageTypes.SESSION_PRINCIPAL -> readSessionPrincipal();
             case MessageTypes.RENAME_REQUEST -> readRenameRequest();
+            case MessageTypes.PRINCIPAL_SESSIONS -> readPrincipalSessions();
             default -> readSessionMessage();
         };
         JsonToken after = p.nextToken();
@@ -143,6 +144,61 @@ final class JsonReader {
             throw bad("document", "neither newId nor idleTimeoutSeconds (a rename needs one or both)");
         }
         return new RenameRequest(newId, Math.max(idle, 0));
+    }
+
+    /** {"principal": ..., "sessions": [...], "complete": ...}: every field required, no id twice. */
+    private PrincipalSessions readPrincipalSessions() throws IOException {
+        String principal = null;
+        List<String> ids = null;
+        Boolean complete = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "principal" -> {
+                    checkOnce(principal == null, field);
+                    principal = principal(field);
+                    if (principal == null) {
+                        throw bad(field, "null (a list of sessions is of a principal)");
+                    }
+                }
+                case "sessions" -> {
+                    checkOnce(ids == null, field);
+                    ids = sessionIds(field);
+                }
+                case "complete" -> {
+                    checkOnce(complete == null, field);
+                    JsonToken t = p.currentToken();
+                    if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                        throw bad(field, "expected a boolean, got " + describe(t));
+                    }
+                    complete = t == JsonToken.VALUE_TRUE;
+                }
+                default -> throw unknownField(field);
+            }
+        }
+        if (principal == null || ids == null || complete == null) {
+            throw bad(principal == null ? "principal" : ids == null ? "sessions" : "complete", "missing");
+        }
+        return new PrincipalSessions(principal, ids, complete);
+    }
+
+    /** An array of session ids, none twice, at most MAX_PRINCIPAL_SESSION_IDS; errors never repeat an id. */
+    private List<String> sessionIds(String field) throws IOException {
+        expect(JsonToken.START_ARRAY, field);
+        List<String> ids = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (ids.size() == TransportLimits.MAX_PRINCIPAL_SESSION_IDS) {
+                throw tooLarge(field, "more than " + TransportLimits.MAX_PRINCIPAL_SESSION_IDS + " session ids");
+            }
+            String id = sessionId();
+            if (!seen.add(id)) {
+                throw bad(field, "a session id is listed twice");
+            }
+            ids.add(id);
+        }
+        return ids;
     }
 
     /** A session id an application chose (TransportLimits.checkRequestedSessionId), or null for JSON null; never repeated. */

@@ -31,6 +31,7 @@ import java.util.Objects;
  * CreateRequest {"idleTimeoutSeconds": 600, "principal": "alice", "id": "..."}   (or {}: the default; no id: the master's)
  * RenameRequest {"newId": "...", "idleTimeoutSeconds": 600}  (either may be left out: kept; not both)
  * SessionCreated {"id": "s1", "idleTimeoutSeconds": 600, "maxLifetimeSeconds": 43200}
+ * PrincipalSessions {"principal": "alice", "sessions": ["s1", "s2"], "complete": true}   (every field required)
  * </pre>
  *
  * The encoder always writes "id", so that a document stands alone; in REST requests the session id is in
@@ -135,6 +136,14 @@ public final class JsonTransportCodec {
             if (r.idleTimeoutSeconds() != 0) {
                 g.writeNumberField("idleTimeoutSeconds", r.idleTimeoutSeconds());
             }
+        } else if (m instanceof PrincipalSessions ps) {
+            g.writeStringField("principal", ps.principal());
+            g.writeArrayFieldStart("sessions");
+            for (String id : ps.sessionIds()) {
+                g.writeString(id);
+            }
+            g.writeEndArray();
+            g.writeBooleanField("complete", ps.complete());
         } else if (m instanceof SessionPrincipal sp) {
             g.writeStringField("id", sp.sessionId());
             if (sp.principalOrNull() != null) {

@@ -25,16 +25,18 @@ public final class MessageTypes {
     public static final int SESSION_PRINCIPAL = 8;
     /** {@link RenameRequest}: a session's new id, or new idle timeout, or both (the body of POST on its rename path). */
     public static final int RENAME_REQUEST = 9;
+    /** {@link PrincipalSessions}: the live sessions of a principal (the answer of GET on its sessions path). */
+    public static final int PRINCIPAL_SESSIONS = 10;
 
     private static final String[] NAMES = {null, "READ_REQUEST", "READ_RESULT", "WRITE_REQUEST", "WRITE_RESULT", "ERROR",
-        "CREATE_REQUEST", "SESSION_CREATED", "SESSION_PRINCIPAL", "RENAME_REQUEST"};
+        "CREATE_REQUEST", "SESSION_CREATED", "SESSION_PRINCIPAL", "RENAME_REQUEST", "PRINCIPAL_SESSIONS"};
 
     private MessageTypes() {
     }
 
     /** Whether this version of the protocol defines the type. */
     public static boolean isKnown(int type) {
-        return type >= READ_REQUEST && type <= RENAME_REQUEST;
+        return type >= READ_REQUEST && type <= PRINCIPAL_SESSIONS;
     }
 
     /** The type of a message class; 0 for {@link TransportMessage} itself (any type). */
@@ -57,6 +59,8 @@ public final class MessageTypes {
             return SESSION_PRINCIPAL;
         } else if (type == RenameRequest.class) {
             return RENAME_REQUEST;
+        } else if (type == PrincipalSessions.class) {
+            return PRINCIPAL_SESSIONS;
         }
         return 0;
     }

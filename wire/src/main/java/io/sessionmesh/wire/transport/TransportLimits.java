@@ -59,6 +59,11 @@ public final class TransportLimits {
     public static final int MIN_REQUESTED_ID_CHARS = 16;
     /** A session's principal (the user it belongs to): 1..256 bytes of UTF-8, no control character. */
     public static final int MAX_PRINCIPAL_BYTES = 256;
+    /**
+     * Session ids in one PRINCIPAL_SESSIONS message: fixed, 1,048,576, so that 1,024 master groups (the most a cluster
+     * map names) listing their most each ({@code MasterAnswer.SessionsOfPrincipal.MAX_SESSIONS}, 1,000) fit.
+     */
+    public static final int MAX_PRINCIPAL_SESSION_IDS = 1 << 20;
     /** The message of an error: protocol maximum and default, in UTF-8 bytes. */
     public static final int MAX_ERROR_MESSAGE_BYTES = 4 << 10;
 

@@ -9,7 +9,7 @@ package io.sessionmesh.wire.transport;
  * not modify it afterwards.
  */
 public sealed interface TransportMessage permits ReadRequest, ReadResult, WriteRequest, WriteResult, ErrorMessage,
-        CreateRequest, SessionCreated, SessionPrincipal, RenameRequest {
+        CreateRequest, SessionCreated, SessionPrincipal, RenameRequest, PrincipalSessions {
     /** The {@link MessageTypes} constant of this message. */
     int type();
 }

@@ -313,7 +313,7 @@ class BinaryMalformedInputTest {
     @Test
     void decode_unknownTypeOrMustUnderstandFlag_unsupportedVersion() {
         byte[] valid = codec.encode(BinaryTransportCodecTest.exampleReadRequest());
-        for (int t : new int[] {0, MessageTypes.RENAME_REQUEST + 1, 0xFF}) {
+        for (int t : new int[] {0, MessageTypes.PRINCIPAL_SESSIONS + 1, 0xFF}) {
             byte[] b = valid.clone();
             b[5] = (byte) t;
             assertTrue(fails(Status.UNSUPPORTED_VERSION, b).getMessage().contains("message type " + t));

@@ -60,7 +60,9 @@ final class TransportFixtures {
                 new SessionCreated(SESSION, 300, 43_200),
                 new CreateRequest(600, "alice", "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c"),
                 new RenameRequest("0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c", 600),
-                new RenameRequest(null, 60));
+                new RenameRequest(null, 60),
+                new PrincipalSessions("alice", List.of(SESSION, "0b7e1f4c-58d2-4a1e-9c3b-2f6d8e0a1b2c"), true),
+                new PrincipalSessions("ünï 🛒", List.of(), false));
     }
 
     static Map<String, Long> orderedVersions(Object... nameVersion) {

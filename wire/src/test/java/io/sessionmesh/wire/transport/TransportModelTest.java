@@ -170,7 +170,8 @@ class TransportModelTest {
     void messageTypes_namesAndClasses_agree() {
         assertEquals("READ_REQUEST", MessageTypes.name(MessageTypes.READ_REQUEST));
         assertEquals("RENAME_REQUEST", MessageTypes.name(9));
-        assertEquals("TYPE_10", MessageTypes.name(10));
+        assertEquals("PRINCIPAL_SESSIONS", MessageTypes.name(10));
+        assertEquals("TYPE_11", MessageTypes.name(11));
         for (TransportMessage m : TransportFixtures.samples()) {
             assertEquals(m.type(), MessageTypes.of(m.getClass()));
         }

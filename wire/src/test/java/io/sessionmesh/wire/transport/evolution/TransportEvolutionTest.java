@@ -60,7 +60,7 @@ class TransportEvolutionTest {
     @Test
     void decode_newMessageTypeOrMustUnderstandFlag_unsupportedVersion() {
         byte[] newType = v1.encode(request);
-        newType[5] = (byte) (MessageTypes.RENAME_REQUEST + 1);
+        newType[5] = (byte) (MessageTypes.PRINCIPAL_SESSIONS + 1);
         assertEquals(Status.UNSUPPORTED_VERSION, assertThrows(MalformedMessageException.class, () -> v1.decode(newType)).status());
         byte[] newFlag = v1.encode(request);
         newFlag[FLAGS] = 0x04;
