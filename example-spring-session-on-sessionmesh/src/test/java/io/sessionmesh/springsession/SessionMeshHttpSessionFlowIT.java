@@ -51,7 +51,7 @@ class SessionMeshHttpSessionFlowIT extends HttpSessionFlowTests {
     }
 
     @Test
-    void theSessionsAreSessionMeshs_notRedis() {
+    void repository_isSessionMeshs_notRedis() {
         assertInstanceOf(SessionMeshSessionRepository.class, repository);
     }
 }

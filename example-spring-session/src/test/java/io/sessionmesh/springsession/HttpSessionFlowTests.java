@@ -68,7 +68,7 @@ public abstract class HttpSessionFlowTests {
     }
 
     @Test
-    void theDepositFlow() {
+    void depositFlow_answersAsTheExampleServiceDoes() {
         String id = login("C1001");
         ResponseEntity<String> offer = http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(session(id)), String.class);
         assertEquals(200, offer.getStatusCode().value(), offer.getBody());
@@ -100,7 +100,7 @@ public abstract class HttpSessionFlowTests {
     }
 
     @Test
-    void aSessionHoldsWhatWasSetAndForgetsWhatWasRemoved() {
+    void attributes_setAndRemoved_areKeptAndForgotten() {
         String id = login("C1002");
         assertEquals(List.copyOf(new TreeSet<>(SessionSeed.attributes("C1002", SessionSeed.Profile.STANDARD).keySet())),
                 describe(id).get("attributeNames"), "the login's attributes (sessionmesh.example.seed=standard)");

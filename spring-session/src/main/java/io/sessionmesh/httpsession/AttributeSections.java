@@ -58,6 +58,10 @@ public final class AttributeSections {
 
     private static String check(String section) {
         TransportLimits.checkSectionName(section);
+        if (section.indexOf(',') >= 0) { // the REST API lists the sections of a read with commas
+            throw new IllegalArgumentException("section \"" + section + "\": a section read through a sidecar may not"
+                    + " have a comma in its name");
+        }
         if (META_SECTION.equals(section)) {
             throw new IllegalArgumentException("section \"" + META_SECTION + "\" holds the session's own figures; "
                     + "name another section for attributes");

@@ -2,8 +2,11 @@ package io.sessionmesh.httpsession;
 
 import io.sessionmesh.client.Section;
 import io.sessionmesh.client.Session;
+import io.sessionmesh.client.SessionNotFoundException;
+import io.sessionmesh.serialization.attribute.AttributeCodecException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.session.FindByIndexNameSessionRepository;
-import org.springframework.session.FlushMode;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +23,7 @@ import java.util.Set;
  * thread-safe (one request uses it), like Spring Session's own sessions.
  */
 public final class SessionMeshHttpSession implements org.springframework.session.Session {
+    private static final Logger log = LoggerFactory.getLogger(SessionMeshHttpSession.class);
     /** The attribute of the meta section holding the creation time (epoch milliseconds). */
     static final String CREATION_TIME = "creationTime";
     /** The attribute of the meta section holding the idle timeout as set through HttpSession (whole seconds). */
@@ -39,6 +43,13 @@ public final class SessionMeshHttpSession implements org.springframework.session
     private Instant lastAccessedTime;
     private Duration maxInactiveInterval;
     private boolean maxInactiveIntervalChanged;
+    /**
+     * Whether the master's idle timeout is known here: false for a session a section-API service made (no meta
+     * section), whose timeout is the master's default, so that any interval set is sent.
+     */
+    private final boolean maxInactiveIntervalKnown;
+    /** Whether a save under {@link org.springframework.session.SaveMode#ALWAYS} has sent every attribute already. */
+    private boolean allSent;
     /** The attributes read (for {@link org.springframework.session.SaveMode#ON_GET_ATTRIBUTE}). */
     private final Set<String> read = new LinkedHashSet<>();
     /** Whether an attribute the principal is resolved from was set or removed since the last save. */
@@ -53,6 +64,7 @@ public final class SessionMeshHttpSession implements org.springframework.session
         this.creationTime = Instant.now();
         this.lastAccessedTime = creationTime;
         this.maxInactiveInterval = maxInactiveInterval;
+        this.maxInactiveIntervalKnown = true;
     }
 
     /** A session found on the master, its default and meta sections read. */
@@ -69,6 +81,7 @@ public final class SessionMeshHttpSession implements org.springframework.session
         this.lastAccessedTime = Instant.now();
         this.creationTime = created == null ? lastAccessedTime : Instant.ofEpochMilli(created);
         this.maxInactiveInterval = seconds == null ? defaultInterval : Duration.ofSeconds(seconds);
+        this.maxInactiveIntervalKnown = seconds != null;
     }
 
     @Override
@@ -83,6 +96,12 @@ public final class SessionMeshHttpSession implements org.springframework.session
         return id;
     }
 
+    /**
+     * The attribute's value, read from its section on first use. Null, besides for an attribute not set: when the
+     * session ended meanwhile (deleted, expired, renamed by another request: the save then fails), and when the
+     * value cannot be decoded here (a class outside {@code sessionmesh.allowed-packages}: logged and counted by the
+     * client), so that it can still be overwritten or removed, which Spring Session begins by reading it.
+     */
     @Override
     @SuppressWarnings("unchecked")
     public <T> T getAttribute(String attributeName) {
@@ -91,23 +110,38 @@ public final class SessionMeshHttpSession implements org.springframework.session
             return (T) pending.get(attributeName);
         }
         AttributeSections.Place p = places.place(attributeName);
-        Object value = stored.section(p.section()).getAttribute(p.attribute());
+        Object value;
+        try {
+            value = stored.section(p.section()).getAttribute(p.attribute());
+        } catch (SessionNotFoundException e) {
+            return null;
+        } catch (AttributeCodecException e) {
+            log.warn("session attribute {} cannot be decoded here, so it reads as null: {}", attributeName, e.getMessage());
+            return null;
+        }
         if (value != null) {
             read.add(attributeName);
         }
         return (T) value;
     }
 
+    /** The attribute names; those of the sections read so far when the session ended meanwhile. */
     @Override
     public Set<String> getAttributeNames() {
         if (stored == null) {
             return Set.copyOf(pending.keySet());
         }
-        stored.load(places.all().toArray(new String[0]));
+        try {
+            stored.load(places.all().toArray(new String[0]));
+        } catch (SessionNotFoundException e) {
+            // the session ended meanwhile: the names of what was read
+        }
         Set<String> names = new LinkedHashSet<>();
         for (String section : places.all()) {
-            for (String attribute : stored.section(section).attributeNames()) {
-                names.add(places.attributeName(section, attribute));
+            if (stored.isLoaded(section)) {
+                for (String attribute : stored.section(section).attributeNames()) {
+                    names.add(places.attributeName(section, attribute));
+                }
             }
         }
         return names;
@@ -173,7 +207,7 @@ public final class SessionMeshHttpSession implements org.springframework.session
     @Override
     public void setMaxInactiveInterval(Duration interval) {
         Duration rounded = SessionMeshSessionRepository.checkInterval(interval);
-        if (!rounded.equals(maxInactiveInterval)) {
+        if (!rounded.equals(maxInactiveInterval) || !maxInactiveIntervalKnown) {
             maxInactiveInterval = rounded;
             maxInactiveIntervalChanged = stored != null;
             repository.flushIfImmediate(this);
@@ -204,11 +238,6 @@ public final class SessionMeshHttpSession implements org.springframework.session
         return stored;
     }
 
-    /** The id on the master (null while new). */
-    String storedId() {
-        return stored == null ? null : stored.id();
-    }
-
     Map<String, Object> pending() {
         return pending;
     }
@@ -235,14 +264,16 @@ public final class SessionMeshHttpSession implements org.springframework.session
         return principalMayHaveChanged;
     }
 
-    /** After a save: what it sent is what is stored. */
-    void saved() {
-        maxInactiveIntervalChanged = false;
-        principalMayHaveChanged = false;
+    boolean allSent() {
+        return allSent;
     }
 
-    FlushMode flushMode() {
-        return repository.flushMode();
+    /** After a save: what it sent is what is stored; the next save sends only what changes from here. */
+    void saved(boolean sentAll) {
+        maxInactiveIntervalChanged = false;
+        principalMayHaveChanged = false;
+        read.clear();
+        allSent |= sentAll;
     }
 
     @Override

@@ -20,6 +20,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.session.FlushMode;
+import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
 import org.springframework.session.SessionRepository;
 import org.springframework.session.config.SessionRepositoryCustomizer;
@@ -55,14 +57,18 @@ public class SessionMeshHttpSessionAutoConfiguration {
         SessionMeshSessionRepository sessionRepository(SessionMeshClient client, SessionMeshHttpSessionProperties p,
                                                        SessionProperties session, ServerProperties server,
                                                        ObjectProvider<SessionIdGenerator> ids,
-                                                       ApplicationEventPublisher events,
+                                                       ApplicationEventPublisher events, Environment environment,
                                                        ObjectProvider<SessionRepositoryCustomizer<SessionMeshSessionRepository>> customizers) {
             SessionMeshSessionRepository repository = new SessionMeshSessionRepository(client,
                     new AttributeSections(p.getDefaultSection(), p.getSections()));
             Duration timeout = session.determineTimeout(() -> server.getServlet().getSession().getTimeout());
             repository.setDefaultMaxInactiveInterval(timeout == null ? SessionMeshSessionRepository.DEFAULT_MAX_INACTIVE_INTERVAL : timeout);
-            repository.setFlushMode(p.getFlushMode());
-            repository.setSaveMode(p.getSaveMode());
+            // an application moved from Spring Session on Redis keeps its modes (the store's own properties first)
+            Binder binder = Binder.get(environment);
+            repository.setFlushMode(p.getFlushMode() != null ? p.getFlushMode()
+                    : binder.bind("spring.session.redis.flush-mode", FlushMode.class).orElse(FlushMode.ON_SAVE));
+            repository.setSaveMode(p.getSaveMode() != null ? p.getSaveMode()
+                    : binder.bind("spring.session.redis.save-mode", SaveMode.class).orElse(SaveMode.ON_SET_ATTRIBUTE));
             ids.ifAvailable(repository::setSessionIdGenerator);
             repository.setApplicationEventPublisher(events);
             customizers.orderedStream().forEach(c -> c.customize(repository));

@@ -22,14 +22,18 @@ public class SessionMeshHttpSessionProperties {
      * section.
      */
     private List<String> sections = new ArrayList<>();
-    /** When changes are written: at the end of the request (ON_SAVE) or at every change (IMMEDIATE). */
-    private FlushMode flushMode = FlushMode.ON_SAVE;
+    /**
+     * When changes are written: at the end of the request (ON_SAVE) or at every change (IMMEDIATE). Unset: Spring
+     * Boot's {@code spring.session.redis.flush-mode} if the application still has it, else ON_SAVE.
+     */
+    private FlushMode flushMode;
     /**
      * What a save sends besides the attributes set or removed: nothing more (ON_SET_ATTRIBUTE), the attributes read
      * (ON_GET_ATTRIBUTE), or every attribute (ALWAYS). The client's own save-mode (ON_SET_OR_READ by default) also
-     * sends a value read and changed in place.
+     * sends a value read and changed in place. Unset: {@code spring.session.redis.save-mode} if the application still
+     * has it, else ON_SET_ATTRIBUTE.
      */
-    private SaveMode saveMode = SaveMode.ON_SET_ATTRIBUTE;
+    private SaveMode saveMode;
     /**
      * The request paths Spring Session's filter serves (servlet URL patterns). Spring MVC asks every request for its
      * session (flash attributes) and Spring Session looks the session up again when the request ends, so in a

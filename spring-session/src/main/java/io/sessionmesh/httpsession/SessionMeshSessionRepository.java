@@ -5,6 +5,9 @@ import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionConflictException;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.SessionNotFoundException;
+import io.sessionmesh.wire.transport.TransportLimits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.session.DelegatingIndexResolver;
 import org.springframework.session.FindByIndexNameSessionRepository;
@@ -13,13 +16,13 @@ import org.springframework.session.IndexResolver;
 import org.springframework.session.PrincipalNameIndexResolver;
 import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
-import org.springframework.session.SessionRepository;
 import org.springframework.session.UuidSessionIdGenerator;
 import org.springframework.session.events.SessionCreatedEvent;
 import org.springframework.session.events.SessionDeletedEvent;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,7 +33,7 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@link #createSession()} makes nothing on the master: the first {@link #save} creates the session under the
- *       id the {@link SessionIdGenerator} made (at least {@value #MIN_ID_CHARS} characters of
+ *       id the {@link SessionIdGenerator} made (at least {@value TransportLimits#MIN_REQUESTED_ID_CHARS} characters of
  *       {@code [A-Za-z0-9_-]}), with its idle timeout, its attributes and its principal (two calls).</li>
  *   <li>{@link #findById} reads the default and meta sections in one call ({@link AttributeSections}); a session the
  *       master does not know, or an id no session can have, is null.</li>
@@ -40,27 +43,27 @@ import java.util.Objects;
  *       the session gone (deleted, expired, renamed by another copy) fails with {@link IllegalStateException} and
  *       creates nothing: no save resurrects a session.</li>
  *   <li>{@link #deleteById} deletes everywhere; deleting a session that is gone does nothing.</li>
- *   <li>The expiry is the master's: the idle timeout of {@code setMaxInactiveInterval} is the master's, which
- *       restarts its clock on every read and write (a read the sidecar answers from its cache restarts it too).</li>
+ *   <li>The expiry is the master's: the idle timeout of {@code setMaxInactiveInterval} is the master's, whose
+ *       clock every read and write restarts (a read the sidecar answers from its cache reaches the master as a
+ *       touch, forwarded within the sidecar's {@code touch-interval}, 5 s by default).</li>
  *   <li>The principal (Spring Security's user, or the attribute {@code PRINCIPAL_NAME_INDEX_NAME}) is the
  *       session's SessionMesh principal, so "log out everywhere" finds the session.</li>
+ *   <li>{@link #findByPrincipalName} lists the user's live sessions from the masters' own principal index (every
+ *       master group asked, at once consistent with every save acknowledged), then reads each.</li>
  *   <li>{@link SessionCreatedEvent} after the first save, {@link SessionDeletedEvent} after a delete that found the
  *       session, both in the process that did it.</li>
  * </ul>
  */
-public final class SessionMeshSessionRepository implements SessionRepository<SessionMeshHttpSession> {
+public final class SessionMeshSessionRepository implements FindByIndexNameSessionRepository<SessionMeshHttpSession> {
     /** The idle timeout of a new session unless told: Spring Session's default. */
     public static final Duration DEFAULT_MAX_INACTIVE_INTERVAL = Duration.ofMinutes(30);
-    /**
-     * Ids shorter than this are refused by the master: an id is a bearer secret, and an application's id generator
-     * must make ids nobody guesses (Spring's UUIDs are 36 characters).
-     */
-    public static final int MIN_ID_CHARS = 16;
     /**
      * How many fresh ids a save tries when a new id is taken, or (with several masters) would move the session to
      * another master, which a rename cannot do: each try is a coin with at most (masters - 1) / masters against it.
      */
     public static final int MAX_ID_ATTEMPTS = 64;
+
+    private static final Logger log = LoggerFactory.getLogger(SessionMeshSessionRepository.class);
 
     private final SessionMeshClient client;
     private final AttributeSections attributeSections;
@@ -104,10 +107,6 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
         return attributeSections;
     }
 
-    FlushMode flushMode() {
-        return flushMode;
-    }
-
     @Override
     public SessionMeshHttpSession createSession() {
         SessionMeshHttpSession session = new SessionMeshHttpSession(this, newSessionId(), defaultMaxInactiveInterval);
@@ -130,23 +129,32 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
 
     @Override
     public void save(SessionMeshHttpSession session) {
+        boolean sentAll = false;
         if (session.isNew()) {
             create(session);
         } else {
-            update(session);
+            sentAll = update(session);
         }
-        session.saved();
+        session.saved(sentAll);
     }
 
     /**
-     * Deletes the session everywhere; one that is gone already is left alone. The session is read first (a call,
-     * usually answered from the sidecar's cache), so that the {@link SessionDeletedEvent}, and the
-     * {@code HttpSessionListener}s Spring Session calls with it, see its attributes.
+     * Deletes the session everywhere; one that is gone already is left alone. Every section of its attributes is
+     * read first, in one call (usually answered from the sidecar's cache), so that the {@link SessionDeletedEvent},
+     * and the {@code HttpSessionListener}s Spring Session calls with it, see all its attributes.
      */
     @Override
     public void deleteById(String id) {
-        SessionMeshHttpSession session = findById(id);
-        if (session == null) {
+        if (!isPossibleId(id)) {
+            return;
+        }
+        SessionMeshHttpSession session;
+        try {
+            List<String> sections = new ArrayList<>(attributeSections.all());
+            sections.add(AttributeSections.META_SECTION);
+            session = new SessionMeshHttpSession(this, client.getSession(id, sections.toArray(new String[0])),
+                    defaultMaxInactiveInterval);
+        } catch (SessionNotFoundException e) {
             return;
         }
         try {
@@ -155,6 +163,32 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
             return; // gone meanwhile: deleting it again does nothing
         }
         events.publishEvent(new SessionDeletedEvent(this, session));
+    }
+
+    /**
+     * The live sessions of a principal ({@link #PRINCIPAL_NAME_INDEX_NAME}, the only index SessionMesh keeps; any
+     * other index name finds nothing): the masters list their ids, and each is read as {@link #findById} reads it.
+     * A master group that could not be asked is missing from the answer (logged); at most the masters' limit of
+     * sessions a principal are listed.
+     */
+    @Override
+    public Map<String, SessionMeshHttpSession> findByIndexNameAndIndexValue(String indexName, String indexValue) {
+        if (!PRINCIPAL_NAME_INDEX_NAME.equals(indexName) || indexValue == null || indexValue.isEmpty()) {
+            return Map.of();
+        }
+        var listed = client.sessionsOf(indexValue);
+        if (!listed.complete()) {
+            log.warn("the sessions of a principal were listed without some master group's (it could not be asked):"
+                    + " the answer may lack some of them");
+        }
+        Map<String, SessionMeshHttpSession> found = new LinkedHashMap<>();
+        for (String id : listed.ids()) {
+            SessionMeshHttpSession s = findById(id);
+            if (s != null) { // ended between the listing and the read
+                found.put(id, s);
+            }
+        }
+        return found;
     }
 
     private void create(SessionMeshHttpSession session) {
@@ -181,9 +215,11 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
         session.created(created);
         created.save();
         events.publishEvent(new SessionCreatedEvent(this, session));
+        created.save(); // what a listener of the event set (no call when it set nothing)
     }
 
-    private void update(SessionMeshHttpSession session) {
+    /** Sends what changed; whether it sent every attribute ({@link SaveMode#ALWAYS}'s first save). */
+    private boolean update(SessionMeshHttpSession session) {
         Session stored = session.stored();
         try {
             if (!session.getId().equals(stored.id()) || session.maxInactiveIntervalChanged()) {
@@ -193,16 +229,18 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
                 stored.section(AttributeSections.META_SECTION).setAttribute(SessionMeshHttpSession.MAX_INACTIVE_SECONDS,
                         session.getMaxInactiveInterval().toSeconds());
             }
-            applySaveMode(session);
+            boolean sentAll = applySaveMode(session);
             if (session.principalMayHaveChanged()) {
+                // told every time, not compared with what this JVM last knew: another process may have changed it
                 String principal = principalOf(session);
-                if (principal != null && !principal.equals(stored.principalAsLastKnown().orElse(null))) {
+                if (principal != null) {
                     stored.setPrincipal(principal);
-                } else if (principal == null && stored.principalAsLastKnown().isPresent()) {
+                } else {
                     stored.clearPrincipal();
                 }
             }
             stored.save();
+            return sentAll;
         } catch (SessionNotFoundException e) {
             throw new IllegalStateException("Session was invalidated: it was deleted, expired, or its id was changed"
                     + " by another request", e);
@@ -226,10 +264,15 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
         }
     }
 
-    /** Spring Session's save modes: what is sent besides the attributes set and removed. */
-    private void applySaveMode(SessionMeshHttpSession session) {
-        if (saveMode == SaveMode.ON_SET_ATTRIBUTE) {
-            return;
+    /**
+     * Spring Session's save modes, what a save sends besides the attributes set and removed: the attributes read
+     * since the last save ({@link SaveMode#ON_GET_ATTRIBUTE}), or every attribute, once for this object
+     * ({@link SaveMode#ALWAYS}). A value that cannot be decoded here reads as null and is not sent: its stored bytes
+     * stay. Returns whether every attribute was sent.
+     */
+    private boolean applySaveMode(SessionMeshHttpSession session) {
+        if (saveMode == SaveMode.ON_SET_ATTRIBUTE || saveMode == SaveMode.ALWAYS && session.allSent()) {
+            return false;
         }
         List<String> names = new ArrayList<>(saveMode == SaveMode.ALWAYS ? session.getAttributeNames() : session.readNames());
         for (String name : names) {
@@ -239,11 +282,12 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
                 session.stored().section(p.section()).setAttribute(p.attribute(), value);
             }
         }
+        return saveMode == SaveMode.ALWAYS;
     }
 
     /** The session's principal as Spring Session resolves it, or null. */
     private String principalOf(SessionMeshHttpSession session) {
-        return principals.resolveIndexesFor(session).get(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME);
+        return principals.resolveIndexesFor(session).get(PRINCIPAL_NAME_INDEX_NAME);
     }
 
     void flushIfImmediate(SessionMeshHttpSession session) {
@@ -256,24 +300,23 @@ public final class SessionMeshSessionRepository implements SessionRepository<Ses
         String id = idGenerator.generate();
         if (!isPossibleId(id)) {
             throw new IllegalStateException("the session id generator " + idGenerator.getClass().getName()
-                    + " made an id SessionMesh cannot take: ids are " + MIN_ID_CHARS + "..128 characters of"
-                    + " A-Z a-z 0-9 _ -");
+                    + " made an id SessionMesh cannot take: ids are " + TransportLimits.MIN_REQUESTED_ID_CHARS + ".."
+                    + TransportLimits.MAX_SESSION_ID_BYTES + " characters of A-Z a-z 0-9 _ -");
         }
         return id;
     }
 
     /** Whether a session could have that id: what findById and deleteById answer null for without a call. */
     static boolean isPossibleId(String id) {
-        if (id == null || id.length() < MIN_ID_CHARS || id.length() > 128) {
+        if (id == null) {
             return false;
         }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-')) {
-                return false;
-            }
+        try {
+            TransportLimits.checkRequestedSessionId(id);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
-        return true;
     }
 
     /** A positive interval in whole seconds, a part of a second rounded up. */
