@@ -70,6 +70,21 @@ public sealed interface MasterRequest<A> {
         }
     }
 
+    /** A request whose body is a principal, UTF-8, the whole body (LOGOUT, PRINCIPAL_SESSIONS). */
+    sealed interface CarriesPrincipal<A> extends MasterRequest<A> {
+        String principal();
+
+        @Override
+        default int bodySize(BinaryTransportCodec codec) {
+            return utf8Length(principal());
+        }
+
+        @Override
+        default void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            out.writeCharSequence(principal(), StandardCharsets.UTF_8);
+        }
+    }
+
     /** Batch read of named sections. */
     record Read(ReadRequest message) implements CarriesMessage<MasterAnswer.Read> {
         @Override
@@ -277,7 +292,7 @@ public sealed interface MasterRequest<A> {
      * "Log out everywhere" on one master: deletes every session of {@code principal} it holds, each as a DELETE would
      * (the caches holding them invalidated first). The body is the principal, UTF-8; the answer, the sessions deleted.
      */
-    record Logout(String principal) implements MasterRequest<Long> {
+    record Logout(String principal) implements CarriesPrincipal<Long> {
         public Logout {
             TransportLimits.checkPrincipal(principal);
         }
@@ -285,16 +300,6 @@ public sealed interface MasterRequest<A> {
         @Override
         public int opcode() {
             return Opcodes.LOGOUT;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return utf8Length(principal);
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            out.writeCharSequence(principal, StandardCharsets.UTF_8);
         }
 
         @Override
@@ -312,7 +317,7 @@ public sealed interface MasterRequest<A> {
      * body is the principal, UTF-8, the whole body (as LOGOUT's); the answer, the ids, at most
      * {@link MasterAnswer.SessionsOfPrincipal#MAX_SESSIONS}, and whether that cut the list.
      */
-    record PrincipalSessions(String principal) implements MasterRequest<MasterAnswer.SessionsOfPrincipal> {
+    record PrincipalSessions(String principal) implements CarriesPrincipal<MasterAnswer.SessionsOfPrincipal> {
         public PrincipalSessions {
             TransportLimits.checkPrincipal(principal);
         }
@@ -320,16 +325,6 @@ public sealed interface MasterRequest<A> {
         @Override
         public int opcode() {
             return Opcodes.PRINCIPAL_SESSIONS;
-        }
-
-        @Override
-        public int bodySize(BinaryTransportCodec codec) {
-            return utf8Length(principal);
-        }
-
-        @Override
-        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
-            out.writeCharSequence(principal, StandardCharsets.UTF_8);
         }
 
         @Override
