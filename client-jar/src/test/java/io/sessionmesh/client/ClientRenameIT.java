@@ -47,7 +47,7 @@ class ClientRenameIT {
                 "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", String.join(",", names), "--port", "0",
                 "--admin-port", "0", "--vnodes", "256"));
         sidecarUri = URI.create("http://127.0.0.1:" + sidecar.port());
-        sidecar.awaitHealthy();
+        sidecar.awaitMastersUp(masters.length);
     }
 
     @AfterAll

@@ -118,6 +118,23 @@ public final class ServerProcess implements AutoCloseable {
         return body[0];
     }
 
+    /**
+     * For a sidecar of {@code masters} masters: waits until {@code GET /admin/health} says every one of them is UP
+     * (connected), not only the first: a request routed to a master it has not reached yet would answer 503.
+     */
+    public String awaitMastersUp(int masters) {
+        URI health = URI.create("http://127.0.0.1:" + port("admin") + "/admin/health");
+        java.util.regex.Pattern up = java.util.regex.Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
+        String[] body = new String[1];
+        Await.until(health + " to show " + masters + " masters UP", HEALTHY_TIMEOUT, () -> {
+            HttpResponse<String> r = ADMIN.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            body[0] = r.body();
+            return r.statusCode() == 200 && up.matcher(r.body()).results().count() == masters + 1; // the sidecar's own, then each master's
+        });
+        return body[0];
+    }
+
     /** {@link #awaitHealthy(String)} with no condition on the body. */
     public String awaitHealthy() {
         return awaitHealthy("");

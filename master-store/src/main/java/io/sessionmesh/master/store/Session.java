@@ -25,6 +25,11 @@ final class Session {
     long bytes;
     /** Set once, under this, when the session leaves the store (deleted or expired). */
     volatile boolean removed;
+    /**
+     * The session this one became by a RENAME, set before {@link #removed} (so a reader that sees it removed sees
+     * this): what a pass over the store follows, so that a rename racing with the pass cannot hide the session.
+     */
+    volatile Session renamedTo;
     /** The user the session belongs to, or null; written under this. */
     volatile String principal;
     /** The peer that created it (certificate subject or address), or null when not known (an older snapshot). */

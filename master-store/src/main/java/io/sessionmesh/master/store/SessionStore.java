@@ -22,8 +22,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -235,10 +237,13 @@ public final class SessionStore {
             if (held == null) {
                 return true;
             }
-            if (!held.removed && !held.isExpired(now)) {
+            // A replica of a group judges by what its log removed, never by expiry: whether a session has expired
+            // depends on its last use, and reads (not in the log) reached the leader only, so the replicas would
+            // disagree. An expired session there keeps its id until the leader's EXPIRE takes it out.
+            if (!held.removed && (removalsByLogOnly || !held.isExpired(now))) {
                 return false;
             }
-            if (remove(held, LifecycleEvent.Kind.EXPIRED)) {
+            if (!held.removed && remove(held, LifecycleEvent.Kind.EXPIRED)) {
                 counters.expiries.increment();
             }
             sessions.remove(id, held); // a removed session whose removal is still under way elsewhere
@@ -497,7 +502,8 @@ public final class SessionStore {
     public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator, long now) {
         int count = 0;
         Fence all = null;
-        for (Session session : sessions.values()) {
+        for (Session found : sessions.values()) {
+            Session session = current(found);
             if (!principal.equals(session.principal) || session.removed || session.isExpired(now)) {
                 continue;
             }
@@ -579,10 +585,12 @@ public final class SessionStore {
                     + limits.maxIdleTimeout().toMillis() + " ms");
         }
         Session session = sessions.get(oldId);
-        if (session == null || session.removed || session.isExpired(now)) {
-            throw gone(session, now);
+        // a replica of a group decides by the log alone, not by expiry (see claim): the leader checked the session
+        // was live before it proposed the rename, and every replica applies it alike
+        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+            throw gone(session, now, !removalsByLogOnly);
         }
-        if (!newId.equals(oldId)) {
+        if (!newId.equals(oldId) && !removalsByLogOnly) {
             // An expired session on the new id leaves first, outside the old session's monitor: a store never holds two
             // sessions' monitors at once, so two renames that cross cannot deadlock.
             Session held = sessions.get(newId);
@@ -610,10 +618,15 @@ public final class SessionStore {
                 renamed.bytes = session.bytes;
                 Identity.of(session).applyTo(renamed);
                 renamed.registryVersion = 1;
-                if (sessions.putIfAbsent(newId, renamed) != null) {
-                    throw new StoreException(Status.CONFLICT, "the new session id is taken");
+                Session holder;
+                while ((holder = sessions.putIfAbsent(newId, renamed)) != null) {
+                    if (!holder.removed) {
+                        throw new StoreException(Status.CONFLICT, "the new session id is taken");
+                    }
+                    sessions.remove(newId, holder); // removed, its removal still under way elsewhere: not a holder
                 }
                 fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
+                session.renamedTo = renamed;
                 movedAway(session, now);
                 wheel.schedule(renamed);
                 lifecycle.created(renamed);
@@ -654,9 +667,11 @@ public final class SessionStore {
     public PrincipalSessionIds sessionsOf(String principal, int limit) {
         long now = ticker.millis();
         counters.principalLists.increment();
-        List<String> ids = new ArrayList<>(Math.min(limit, 16));
-        for (Session session : sessions.values()) {
-            if (!principal.equals(session.principal) || session.removed || session.isExpired(now)) {
+        Set<String> ids = new LinkedHashSet<>(Math.min(limit, 16));
+        for (Session found : sessions.values()) {
+            Session session = current(found);
+            if (!principal.equals(session.principal) || session.removed || session.isExpired(now)
+                    || ids.contains(session.id)) {
                 continue;
             }
             if (ids.size() == limit) {
@@ -665,6 +680,18 @@ public final class SessionStore {
             ids.add(session.id);
         }
         return new PrincipalSessionIds(List.copyOf(ids), false);
+    }
+
+    /**
+     * The session a pass over the store met, or what it became by RENAMEs since: a rename puts the new session in a
+     * slot the pass may have passed already and takes the old one out, so without this the pass would see neither.
+     */
+    private static Session current(Session found) {
+        Session s = found;
+        while (s.removed && s.renamedTo != null) {
+            s = s.renamedTo;
+        }
+        return s;
     }
 
     /** A session as an operator looks it up, without using it; times in epoch milliseconds. */

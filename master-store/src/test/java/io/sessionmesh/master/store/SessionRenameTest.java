@@ -85,6 +85,29 @@ class SessionRenameTest {
         assertEquals(ID, store.createWithId(ID, null, null, null).id());
     }
 
+    /**
+     * On a replica of a group, expiry decides nothing for CREATE with an id or RENAME: a session's last use differs
+     * between replicas (reads reach the leader only), so only the log's removals count, and every replica applies an
+     * entry alike. An expired session there keeps its id until the leader's EXPIRE.
+     */
+    @Test
+    void onAReplica_theLogDecides_notExpiry() {
+        store.removeOnlyThroughTheLog();
+        store.create(ID, Duration.ofSeconds(1), ticker.millis(), "alice", null);
+        store.create(OTHER, Duration.ofSeconds(1), ticker.millis(), null, null);
+        ticker.advance(Duration.ofSeconds(2)); // both expired here; the leader may have seen them read since
+        long later = ticker.millis();
+
+        assertEquals(Status.CONFLICT, refused(() -> store.create(ID, null, later, "bob", null)).status(),
+                "an expired session's id was taken over on a replica");
+        store.rename(OTHER, NEW, null, 0, Invalidator.NONE, later); // the leader found OTHER live and proposed it
+        assertEquals(0, read(NEW, "cart").sections().get(0).version(), "the renamed session is there (else NOT_FOUND)");
+        assertEquals(Status.CONFLICT, refused(() -> store.rename(NEW, ID, null, 0, Invalidator.NONE, later)).status(),
+                "a rename onto an expired session's id removed it on a replica");
+        assertTrue(events.stream().noneMatch(e -> e.kind() == LifecycleEvent.Kind.EXPIRED),
+                "a replica removed a session as expired outside the log: " + events);
+    }
+
     @Test
     void rename_movesSectionsVersionsPrincipalAndTimes() {
         store.createWithId(ID, Duration.ofMinutes(10), "alice", null);

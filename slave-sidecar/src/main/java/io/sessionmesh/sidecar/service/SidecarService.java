@@ -169,6 +169,7 @@ public final class SidecarService implements SidecarOperations {
                             throw unwrapped(error);
                         }
                         MasterAnswer.Created c = routed.value();
+                        cache.evict(requested); // nothing an earlier session of this id left here is this one's
                         return new SessionCreated(c.sessionId(), c.idleTimeout().toSeconds(), c.maxLifetime().toSeconds());
                     });
         }
@@ -381,14 +382,16 @@ public final class SidecarService implements SidecarOperations {
                     + "is not possible: choose another id"));
         }
         Duration idle = request.idleTimeoutSeconds() == 0 ? null : Duration.ofSeconds(request.idleTimeoutSeconds());
-        touched.remove(sessionId);
         cache.evict(sessionId);
         return timed(router.call(sessionId, c -> c.send(new MasterRequest.Rename(sessionId, newId, idle))))
                 .handle((routed, error) -> {
                     cache.evict(sessionId);
                     if (error != null) {
-                        throw unwrapped(error);
+                        throw unwrapped(error); // the old id's pending touches stay: the session is still there
                     }
+                    touched.remove(sessionId);
+                    // nothing an earlier session of the new id left here may be served as this one
+                    cache.evict(newId);
                     SessionTimes t = routed.value();
                     return new SessionCreated(newId, t.idleTimeoutMillis() / 1000, t.lifetimeLeftMillis() / 1000);
                 });
