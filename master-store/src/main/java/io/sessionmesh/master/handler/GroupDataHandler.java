@@ -153,6 +153,13 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                             ? new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group") : elsewhere;
                 }
             }
+            // The leader decides whether the session is still live (it has seen every read; the replicas apply the
+            // rename by the log alone, not by their own view of expiry): a rename of an expired session is NOT_FOUND
+            // here, never proposed.
+            if (store.times(r.oldId()) == null) {
+                StoreException elsewhere = whereNow(r.oldId()); // MOVED or MOVING during a move, as a WRITE answers
+                throw elsewhere != null ? elsewhere : StoreException.notFound();
+            }
             long idle = r.idleTimeout() == null ? 0 : r.idleTimeout().toMillis();
             return group.propose(new ReplicaCommand.Rename(r.oldId(), r.newId(), idle), bit, registration.invalidator())
                     .thenCompose(outcome -> {

@@ -137,6 +137,24 @@ class GroupDataHandlerIT {
         assertArrayEquals(new byte[]{1, 2}, ((MasterAnswer.Bytes) call(ch, 5, new MasterRequest.FetchSchema(77L))).body());
     }
 
+    /**
+     * The leader decides whether a RENAME's session is live (it saw every read; the replicas apply a rename by the
+     * log alone): an unknown or expired session is NOT_FOUND, never proposed, and its new id is never made.
+     */
+    @Test
+    void aRenameOfAnUnknownOrExpiredSession_isNotFound_andMakesNothing() throws Exception {
+        EmbeddedChannel ch = channel(new ConnectionRegistration(holders));
+        String newId = "renamed-to-this-id-0123456789";
+        MasterAnswer.Error unknown = (MasterAnswer.Error) call(ch, 1,
+                new MasterRequest.Rename("no-such-session-0123456789", newId, null));
+        assertEquals(Status.NOT_FOUND, unknown.status());
+        String id = ((MasterAnswer.Created) call(ch, 2, new MasterRequest.Create(Duration.ofSeconds(1), null))).sessionId();
+        Thread.sleep(1_500); // past its idle timeout: expired, not yet swept
+        MasterAnswer.Error expired = (MasterAnswer.Error) call(ch, 3, new MasterRequest.Rename(id, newId, null));
+        assertEquals(Status.NOT_FOUND, expired.status());
+        assertNull(store.times(newId), "the new id was made for an expired session");
+    }
+
     @Test
     void theLeaderGrantsLeasesAfterABarrier_andNoReplicaThatIsGoneAnswersButNotLeader() throws Exception {
         ConnectionRegistration registration = new ConnectionRegistration(holders);
