@@ -10,7 +10,7 @@
 # On a shared machine run it alone (nothing else busy on the cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -q -B -ntp -Dstyle.color=never ${MVN_ARGS:-} -pl benchmarks,slave-sidecar,example-service,example-spring-session -am \
+mvn -q -B -ntp -Dstyle.color=never ${MVN_ARGS:-} -pl benchmarks,slave-sidecar,example-service,example-spring-session,example-spring-session-on-sessionmesh -am \
   package -DskipTests
 mkdir -p benchmarks/target
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | awk '{print $3}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"

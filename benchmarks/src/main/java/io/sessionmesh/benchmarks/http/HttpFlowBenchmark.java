@@ -113,7 +113,8 @@ public final class HttpFlowBenchmark {
                 long sidecarPid = processes.lastPid();
                 ServerProcesses.awaitMaster(sidecar[1]);
                 args.add("--sessionmesh.sidecar-uri=" + (socket == null ? "http://127.0.0.1:" + sidecar[0] : "unix:" + socket));
-                pids.put("service", processes.app(o.serviceJar(), jvm(o, APP_JVM, system + "-service"), args, port,
+                Path serviceJar = system.equals(HttpFlowOptions.SPRING_SESSION_ON_SESSIONMESH) ? o.dropInJar() : o.serviceJar();
+                pids.put("service", processes.app(serviceJar, jvm(o, APP_JVM, system + "-service"), args, port,
                         "/deposits/floor", log));
                 pids.put("sidecar", sidecarPid);
                 pids.put("master", masterPid);

@@ -18,7 +18,8 @@ import java.util.Map;
  *   <caption>Flags and defaults</caption>
  *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order; also
- *       sessionmesh-unix: the service on the sidecar's Unix domain socket</td></tr>
+ *       sessionmesh-unix: the service on the sidecar's Unix domain socket; spring-session-on-sessionmesh: the Spring
+ *       Session app moved to SessionMesh by the HttpSession drop-in</td></tr>
  *   <tr><td>--flows</td><td>floor,floor-session,read,write</td><td>which flows ({@link Flow}), in this order, each on the
  *       same processes</td></tr>
  *   <tr><td>--profile</td><td>small</td><td>the login's seed in both apps: small or standard</td></tr>
@@ -40,12 +41,17 @@ import java.util.Map;
  */
 record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
                        Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
-                       List<String> masterFlags, List<String> sidecarFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path out) {
+                       List<String> masterFlags, List<String> sidecarFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path dropInJar, Path out) {
     static final String SESSIONMESH = "sessionmesh";
     /** SessionMesh with the service on the sidecar's Unix domain socket ({@code unix-socket}) instead of TCP. */
     static final String SESSIONMESH_UNIX = "sessionmesh-unix";
     static final String SPRING_SESSION = "spring-session";
-    static final List<String> ALL_SYSTEMS = List.of(SESSIONMESH, SESSIONMESH_UNIX, SPRING_SESSION);
+    /**
+     * The Spring Session app itself (HttpSession only) moved to SessionMesh by the drop-in (module
+     * example-spring-session-on-sessionmesh), on a sidecar and a master: what the move alone buys.
+     */
+    static final String SPRING_SESSION_ON_SESSIONMESH = "spring-session-on-sessionmesh";
+    static final List<String> ALL_SYSTEMS = List.of(SESSIONMESH, SESSIONMESH_UNIX, SPRING_SESSION_ON_SESSIONMESH, SPRING_SESSION);
     static final List<String> DEFAULT_SYSTEMS = List.of(SESSIONMESH, SPRING_SESSION);
     static final int DEFAULT_SESSIONS = 1_000;
     static final int DEFAULT_CONNECTIONS = 50;
@@ -56,7 +62,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         return """
                 usage: benchmarks/run-http-flow-benchmark.sh [flags]
                   --systems sessionmesh,spring-session   which stacks, in this order (also sessionmesh-unix:
-                                          the service on the sidecar's Unix domain socket)
+                                          the service on the sidecar's Unix domain socket; spring-session-on-sessionmesh:
+                                          the Spring Session app on SessionMesh through the HttpSession drop-in)
                   --flows floor,floor-session,read,write   GET /deposits/floor without and with a session id,
                                           GET /deposits/offer, PUT /deposits/draft
                   --profile small         the login's seed in both apps: small or standard
@@ -92,6 +99,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                 s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
                 s.path("baseline-jar", "example-spring-session/target/sessionmesh-example-spring-session-exec.jar"),
+                s.path("drop-in-jar", "example-spring-session-on-sessionmesh/target/sessionmesh-example-spring-session-on-sessionmesh-exec.jar"),
                 s.path("out", "benchmarks/results/http-flow-" + LocalDate.now(ZoneOffset.UTC)));
     }
 

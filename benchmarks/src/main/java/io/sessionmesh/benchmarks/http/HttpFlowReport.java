@@ -38,7 +38,7 @@ final class HttpFlowReport {
     static final double P99_RATIO_TARGET = 0.5;
     /** The process of each system that serves the end user. */
     static final Map<String, String> FRONT = Map.of(HttpFlowOptions.SESSIONMESH, "service", HttpFlowOptions.SESSIONMESH_UNIX,
-            "service", HttpFlowOptions.SPRING_SESSION, "app");
+            "service", HttpFlowOptions.SPRING_SESSION_ON_SESSIONMESH, "service", HttpFlowOptions.SPRING_SESSION, "app");
 
     private HttpFlowReport() {
     }
