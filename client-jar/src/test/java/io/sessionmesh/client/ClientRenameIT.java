@@ -1,6 +1,5 @@
 package io.sessionmesh.client;
 
-import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.wire.placement.HashRing;
 
 import org.junit.jupiter.api.AfterAll;
@@ -9,9 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -29,38 +26,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientRenameIT {
-    static ServerProcess[] masters = new ServerProcess[2];
-    static ServerProcess sidecar;
-    static URI sidecarUri;
-    /** The sidecar's ring, built alike (PROTOCOL.md 3.5): which master an id belongs to. */
+    static TwoMastersOnARing cluster;
+    /** Which master an id belongs to, as the sidecar reckons. */
     static HashRing<Integer> ring;
 
     @BeforeAll
     static void start() throws Exception {
-        java.nio.file.Path jar = ServerProcess.jar("master.jar", "../master-store/target/sessionmesh-master.jar");
-        for (int i = 0; i < masters.length; i++) {
-            masters[i] = ServerProcess.start(ServerProcess.command(jar, "--port", "0"));
-        }
-        List<String> names = List.of("127.0.0.1:" + masters[0].port(), "127.0.0.1:" + masters[1].port());
-        ring = new HashRing<>(List.of(0, 1), names, 256);
-        sidecar = ServerProcess.start(ServerProcess.command(ServerProcess.jar("sidecar.jar",
-                "../slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", String.join(",", names), "--port", "0",
-                "--admin-port", "0", "--vnodes", "256"));
-        sidecarUri = URI.create("http://127.0.0.1:" + sidecar.port());
-        sidecar.awaitMastersUp(masters.length);
+        cluster = new TwoMastersOnARing();
+        ring = cluster.ring;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        sidecar.close();
-        for (ServerProcess m : masters) {
-            m.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     static SessionMeshClient client(TransportForm form) {
-        return SessionMeshClient.builder().sidecar(sidecarUri).transport(form)
-                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing("io.sessionmesh.client.")).build();
+        return cluster.client(form);
     }
 
     /** A fresh UUID on {@code id}'s master ({@code same}) or on the other one. */

@@ -91,11 +91,15 @@ public abstract class HttpSessionFlowTests {
 
         ResponseEntity<String> floor = http.getForEntity("/deposits/floor", String.class);
         assertEquals(200, floor.getStatusCode().value());
+        assertTrue(floor.getBody().contains("\"clientName\":\"Anna Petrova\""), floor.getBody());
         assertTrue(floor.getHeaders().get(SessionConfiguration.HEADER) == null, "the floor made a session");
 
         assertEquals(400, http.exchange("/deposits", HttpMethod.POST,
                 new HttpEntity<>("{\"amount\": 5, \"months\": 7}", session(id)), String.class).getStatusCode().value());
-        assertEquals(404, status(HttpMethod.GET, "/deposits/offer", "NoSuchSessionAnywhere0123456789"));
+        ResponseEntity<String> unknown = http.exchange("/deposits/offer", HttpMethod.GET,
+                new HttpEntity<>(session("NoSuchSessionAnywhere0123456789")), String.class);
+        assertEquals(404, unknown.getStatusCode().value(), unknown.getBody());
+        assertTrue(unknown.getBody().contains("expired or never existed"), unknown.getBody());
         assertEquals(404, status(HttpMethod.GET, "/deposits/offer", null));
     }
 
