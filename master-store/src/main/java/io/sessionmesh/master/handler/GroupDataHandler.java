@@ -104,6 +104,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             });
         }
         if (request instanceof MasterRequest.Write w) {
+            requireLive(w.message().sessionId());
             return group.propose(new ReplicaCommand.Write(w.message()), bit, registration.invalidator()).thenCompose(outcome -> {
                 SessionStore.Written written = (SessionStore.Written) outcome;
                 return acknowledged(written.fence(),
@@ -112,11 +113,13 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             });
         }
         if (request instanceof MasterRequest.Delete d) {
+            requireLive(d.sessionId());
             return group.propose(new ReplicaCommand.Delete(d.sessionId()), bit, registration.invalidator())
                     .thenCompose(outcome -> acknowledged(((ReplicaGroup.Deleted) outcome).fence(),
                             MasterAnswer.Bytes.empty(Opcodes.DELETE, id)));
         }
         if (request instanceof MasterRequest.Touch t) {
+            requireLive(t.sessionId());
             return group.propose(new ReplicaCommand.Sessions(ReplicaCommand.TOUCH, List.of(t.sessionId())), bit,
                     registration.invalidator()).thenApply(outcome -> new MasterAnswer.Touched(id, times(t.sessionId())));
         }
@@ -153,13 +156,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                             ? new StoreException(Status.CONFLICT, io.sessionmesh.wire.transport.RenameRequest.NEW_ID_ON_ANOTHER_MASTER + " group") : elsewhere;
                 }
             }
-            // The leader decides whether the session is still live (it has seen every read; the replicas apply the
-            // rename by the log alone, not by their own view of expiry): a rename of an expired session is NOT_FOUND
-            // here, never proposed.
-            if (store.times(r.oldId()) == null) {
-                StoreException elsewhere = whereNow(r.oldId()); // MOVED or MOVING during a move, as a WRITE answers
-                throw elsewhere != null ? elsewhere : StoreException.notFound();
-            }
+            requireLive(r.oldId());
             long idle = r.idleTimeout() == null ? 0 : r.idleTimeout().toMillis();
             return group.propose(new ReplicaCommand.Rename(r.oldId(), r.newId(), idle), bit, registration.invalidator())
                     .thenCompose(outcome -> {
@@ -168,6 +165,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
                     });
         }
         if (request instanceof MasterRequest.SetPrincipal p) {
+            requireLive(p.sessionId());
             return group.propose(new ReplicaCommand.Principal(p.sessionId(), p.principal()), bit, registration.invalidator())
                     .thenApply(outcome -> MasterAnswer.Bytes.empty(Opcodes.PRINCIPAL, id));
         }
@@ -194,6 +192,19 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         return CompletableFuture.completedFuture(new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
                 Opcodes.name(request.opcode()) + " is not a data operation of this master"));
+    }
+
+    /**
+     * The leader decides whether a change's session is still live, before the change is proposed: it has served every
+     * read, which the log does not hold, so its replicas apply the change to any session their log has not removed,
+     * without judging expiry by their own clocks (SessionStore#changing). A change to an expired session is NOT_FOUND
+     * here (MOVED or MOVING during a move, as {@link #error} answers), never proposed.
+     */
+    private void requireLive(String sessionId) {
+        if (store.times(sessionId) == null) {
+            StoreException elsewhere = whereNow(sessionId);
+            throw elsewhere != null ? elsewhere : StoreException.notFound();
+        }
     }
 
     private static MasterAnswer created(int id, Object outcome) {

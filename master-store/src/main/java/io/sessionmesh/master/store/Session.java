@@ -20,6 +20,13 @@ final class Session {
     /** createdAt + the store's maximum lifetime: the session dies then, used or not. */
     final long hardDeadline;
     volatile long lastAccess;
+    /**
+     * In a replica of a group ({@link SessionStore#removeOnlyThroughTheLog}): the time of the last entry of the group's
+     * log that used the session (its creation, a write, a touch, a rename, a new leader's start). Every replica agrees
+     * on it, where the leader's {@link #lastAccess} also counts the reads it served, which are not in the log; so a
+     * replica's EXPIRE and its snapshots judge by this. Written by the log's applier only. Unused by a master alone.
+     */
+    long loggedAccess;
     volatile EncodedSection[] sections = NO_SECTIONS;
     /** Bytes of all sections in their wire form; guarded by this. */
     long bytes;
@@ -50,6 +57,7 @@ final class Session {
         this.idleTimeout = idleTimeout;
         this.hardDeadline = hardDeadline;
         this.lastAccess = lastAccess;
+        this.loggedAccess = lastAccess;
     }
 
     private static final java.lang.invoke.VarHandle LAST_ACCESS;
@@ -73,6 +81,14 @@ final class Session {
         }
     }
 
+    /** Records a use by an entry of the group's log at the entry's time (and {@link #touch}es). */
+    void touchByLog(long now) {
+        touch(now);
+        if (now > loggedAccess) {
+            loggedAccess = now;
+        }
+    }
+
     /** The coherence bookkeeping, made on first use; under this. */
     SessionHolders holders() {
         if (holders == null) {
@@ -88,5 +104,10 @@ final class Session {
 
     boolean isExpired(long now) {
         return now >= deadline();
+    }
+
+    /** Whether the session has expired by {@code now} as the group's log alone sees it ({@link #loggedAccess}). */
+    boolean isExpiredByLog(long now) {
+        return now >= Math.min(loggedAccess + idleTimeout, hardDeadline);
     }
 }

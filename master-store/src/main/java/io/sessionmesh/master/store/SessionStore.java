@@ -107,9 +107,10 @@ public final class SessionStore {
     private final long epochOffset;
     private final Object sweepLock = new Object();
     /**
-     * Set for a replica of a group: only the log removes sessions (EXPIRE, DELETE, and writes at their entry's time), so
-     * every replica holds the same ones; a read that meets an expired session answers NOT_FOUND and leaves it to the
-     * leader's next EXPIRE.
+     * Set for a replica of a group: only the log removes sessions (EXPIRE, DELETE, LOGOUT, a move's HANDOFF), judged
+     * by what the log alone has seen ({@link Session#loggedAccess}, never the leader's reads), so every replica holds the
+     * same ones; a change in the log applies to every session the log has not removed ({@link #changing}); a read that
+     * meets an expired session answers NOT_FOUND and leaves it to the leader's next EXPIRE.
      */
     private volatile boolean removalsByLogOnly;
 
@@ -250,6 +251,14 @@ public final class SessionStore {
         }
     }
 
+    /**
+     * The last-use time a snapshot records: a replica's the log's ({@link Session#loggedAccess}), so that every
+     * replica's snapshot at one index holds the same; a master alone's, its last access.
+     */
+    long snapshotAccess(Session session) {
+        return removalsByLogOnly ? session.loggedAccess : session.lastAccess;
+    }
+
     /** This store is a replica's: sessions leave it only through the group's log (see {@link #removalsByLogOnly}). */
     public void removeOnlyThroughTheLog() {
         removalsByLogOnly = true;
@@ -378,7 +387,7 @@ public final class SessionStore {
         // The request's wire form (a decoded request's own bytes; a model's, encoded once): each delta is applied from
         // it straight into the section's next version, so every caller (a connection, the log, a test) gets the same.
         EncodedWrite write = request.encoded();
-        Session session = live(write.sessionId(), now);
+        Session session = changing(write.sessionId(), now);
         int n = write.deltaCount();
         long[] versions = new long[n];
         Fence fence;
@@ -432,7 +441,6 @@ public final class SessionStore {
                 budget.sectionsChanged(added, growth);
                 session.sections = after = count == next.length ? next : Arrays.copyOf(next, count);
                 session.bytes = bytes;
-                session.touch(now);
                 fence = session.holders == null && writerBit == 0 ? null
                         : session.holders().written(session.id, session.sections, write.sections(), versions, writerBit,
                                 invalidator);
@@ -470,8 +478,8 @@ public final class SessionStore {
     /** {@link #delete(String, long, Invalidator)} at {@code now} (a replicated group's log time). */
     public Fence delete(String sessionId, long deleterBit, Invalidator invalidator, long now) {
         Session session = sessions.get(sessionId);
-        if (session == null || session.removed || session.isExpired(now)) {
-            throw gone(session, now);
+        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+            throw gone(session, now, !removalsByLogOnly); // a replica decides by the log alone (see changing)
         }
         Fence fence;
         synchronized (session) {
@@ -504,7 +512,8 @@ public final class SessionStore {
         Fence all = null;
         for (Session found : sessions.values()) {
             Session session = current(found);
-            if (!principal.equals(session.principal) || session.removed || session.isExpired(now)) {
+            // a replica logs out every session its log has not removed, as its leader did (see changing)
+            if (!principal.equals(session.principal) || session.removed || !removalsByLogOnly && session.isExpired(now)) {
                 continue;
             }
             synchronized (session) {
@@ -541,7 +550,7 @@ public final class SessionStore {
 
     /** {@link #setPrincipal(String, String)} at {@code now} (a replicated group's log time). */
     public void setPrincipal(String sessionId, String principal, long now) {
-        Session session = live(sessionId, now);
+        Session session = changing(sessionId, now);
         synchronized (session) {
             if (session.removed) {
                 throw gone(session, now);
@@ -609,7 +618,7 @@ public final class SessionStore {
                 // Only the idle timeout changes: the session stays where it is, and the caches in front drop their copies,
                 // whose times say the old timeout (a shorter one must not let them outlive the session).
                 session.idleTimeout = idle;
-                session.touch(now);
+                session.touchByLog(now);
                 fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
                 renamed = session;
             } else {
@@ -751,7 +760,7 @@ public final class SessionStore {
 
     /** {@link #touch(String)} at {@code now} (a replicated group's log time). */
     public void touch(String sessionId, long now) {
-        live(sessionId, now);
+        changing(sessionId, now);
         counters.touches.increment();
     }
 
@@ -807,7 +816,8 @@ public final class SessionStore {
             if (session == null || session.removed) {
                 continue;
             }
-            if (session.isExpired(now)) {
+            // by the log's time of its last use, which every replica agrees on: the leader's reads are not in the log
+            if (removalsByLogOnly ? session.isExpiredByLog(now) : session.isExpired(now)) {
                 if (remove(session, LifecycleEvent.Kind.EXPIRED)) {
                     counters.expiries.increment();
                     removed++;
@@ -844,7 +854,7 @@ public final class SessionStore {
                     if (session.removed) {
                         continue;
                     }
-                    session.touch(Math.max(now, session.lastAccess));
+                    session.touchByLog(Math.max(now, session.lastAccess));
                     if (session.holders != null) {
                         session.holders.clear();
                     }
@@ -904,7 +914,7 @@ public final class SessionStore {
      */
     public Taken takeForMove(String sessionId, Invalidator invalidator, long now) {
         Session session = sessions.get(sessionId);
-        if (session == null || session.removed || session.isExpired(now)) {
+        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
             return null;
         }
         synchronized (session) {
@@ -978,6 +988,25 @@ public final class SessionStore {
     /** The session's live state, or NOT_FOUND; extends its idle time. */
     private Session live(String sessionId, long now) {
         return live(sessionId, now, true);
+    }
+
+    /**
+     * The session a change applies to, or NOT_FOUND; extends its idle time. A master alone judges as {@link #live}. A
+     * replica of a group ({@link #removalsByLogOnly}) applies a change to every session its log has not removed, expired
+     * by its own clock or not: its leader checked the session was live, by every read it served, before it proposed the
+     * change, and a replica that judged by its own last access (which misses those reads) would drop a change its
+     * leader acknowledged.
+     */
+    private Session changing(String sessionId, long now) {
+        if (!removalsByLogOnly) {
+            return live(sessionId, now);
+        }
+        Session session = sessions.get(sessionId);
+        if (session == null || session.removed) {
+            throw gone(session, now, false);
+        }
+        session.touchByLog(now);
+        return session;
     }
 
     /** {@link #live(String, long)}; {@code mayRemove} false: an expired session is answered NOT_FOUND but stays. */

@@ -85,7 +85,7 @@ public final class StoreSnapshot {
                     continue;
                 }
                 sections = session.sections;
-                lastAccess = session.lastAccess;
+                lastAccess = store.snapshotAccess(session);
                 identity = Identity.of(session);
             }
             out.writeByte(RECORD_WITH_IDENTITY);

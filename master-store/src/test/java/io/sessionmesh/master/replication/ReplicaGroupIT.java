@@ -42,6 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReplicaGroupIT {
     private static final Duration ELECTION = Duration.ofSeconds(20);
     private static final long LEASE_MILLIS = 300;
+    /** A session's idle timeout where a test outlives it with reads on the leader alone. */
+    private static final long SHORT_IDLE_MILLIS = 1_200;
 
     @TempDir
     Path dir;
@@ -191,6 +193,55 @@ class ReplicaGroupIT {
         }
     }
 
+    @Test
+    void aWriteToASessionKeptAliveByReadsAloneSurvivesTheLeadersLoss() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader, SHORT_IDLE_MILLIS, null);
+        write(leader, id, "cart", "item", "one");
+        keepAliveByReads(leader, id);
+
+        // the leader has seen the reads, its followers only the first write: the write must still reach them all
+        assertEquals(Map.of("cart", 2L), write(leader, id, "cart", "item", "two"));
+        for (Node node : nodes) {
+            Await.until("replica " + node.replica.id() + " applied the second write", ELECTION,
+                    () -> version(node.store, id, "cart") == 2);
+        }
+        Node next = failOver(leader);
+        assertArrayEquals(bytes("two"), section(next.store, id, "cart").attribute("item"));
+    }
+
+    @Test
+    void aLogoutOfASessionKeptAliveByReadsAloneSurvivesTheLeadersLoss() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader, SHORT_IDLE_MILLIS, "alice");
+        keepAliveByReads(leader, id);
+
+        SessionStore.LoggedOut out = assertInstanceOf(SessionStore.LoggedOut.class,
+                leader.group.propose(new ReplicaCommand.Logout("alice"), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        assertEquals(1, out.sessions());
+        Node next = failOver(leader);
+        // a new leader counts every session it holds as used now: one the logout missed would be back
+        assertEquals(null, next.store.describe(id), "the logged-out session is gone on the new leader");
+        assertEquals(-1, version(next.store, id, "cart"));
+    }
+
+    /** Reads on the leader alone (they are not in the log) for longer than the session's idle timeout. */
+    private static void keepAliveByReads(Node leader, String id) throws InterruptedException {
+        long until = System.currentTimeMillis() + 2 * SHORT_IDLE_MILLIS;
+        while (System.currentTimeMillis() < until) {
+            assertTrue(version(leader.store, id, "cart") >= 0, "the leader still has the session");
+            Thread.sleep(SHORT_IDLE_MILLIS / 8);
+        }
+    }
+
+    /** Stops {@code leader}; the replica elected among the rest. */
+    private Node failOver(Node leader) throws IOException {
+        leader.stop();
+        List<Node> rest = new ArrayList<>(nodes);
+        rest.remove(leader);
+        return awaitLeader(rest);
+    }
+
     private Node awaitLeader(List<Node> candidates) {
         Node[] found = {null};
         Await.until("a leader among " + candidates.size() + " replicas", ELECTION, () -> {
@@ -208,6 +259,12 @@ class ReplicaGroupIT {
     private String create(Node leader) throws Exception {
         Object created = leader.group.propose(new ReplicaCommand.Create(leader.store.newId(), 0), 0, Invalidator.NONE)
                 .get(10, TimeUnit.SECONDS);
+        return assertInstanceOf(SessionStore.CreatedSession.class, created).id();
+    }
+
+    private String create(Node leader, long idleTimeoutMillis, String principal) throws Exception {
+        Object created = leader.group.propose(new ReplicaCommand.Create(leader.store.newId(), idleTimeoutMillis, principal, "127.0.0.1"),
+                0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
         return assertInstanceOf(SessionStore.CreatedSession.class, created).id();
     }
 

@@ -196,6 +196,48 @@ class SessionStoreTest {
         assertEquals(0, store.sessionCount());
     }
 
+    /**
+     * A replica's own last access misses the reads its leader served, so a change in the log (proposed by a leader that
+     * found the session live) applies to every session the log has not removed, expired by the replica's clock or not.
+     */
+    @Test
+    void aReplicasStore_appliesTheLogsChanges_toASessionExpiredByItsOwnClock() {
+        store.removeOnlyThroughTheLog();
+        String id = store.create().id();
+        write(id, set("s", "k", "1"));
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.plusSeconds(1)); // the leader saw it read meanwhile
+        long now = ticker.millis();
+
+        store.write(new WriteRequest(id, List.of(set("s", "k", "2"))), 0, io.sessionmesh.master.coherence.Invalidator.NONE, now);
+        assertEquals("2", text(read(id, "s"), "k"));
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.plusSeconds(1));
+        store.touch(id, ticker.millis());
+        store.setPrincipal(id, "alice", ticker.millis());
+        assertEquals("alice", store.describe(id).principal());
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.plusSeconds(1));
+        assertEquals(1, store.logout("alice", 0, io.sessionmesh.master.coherence.Invalidator.NONE, ticker.millis()).sessions());
+        assertEquals(0, store.sessionCount());
+    }
+
+    /**
+     * A replica's EXPIRE judges by the last use the log saw, which every replica agrees on: the leader's reads (which it
+     * alone served) neither keep a session there nor make replicas disagree.
+     */
+    @Test
+    void aReplicasExpire_judgesByTheLogsLastUse_notByReads() {
+        store.removeOnlyThroughTheLog();
+        String read = store.create().id();
+        String written = store.create().id();
+        ticker.advance(StoreLimits.DEFAULT_IDLE_TIMEOUT.minusSeconds(1));
+        read(read, "s"); // a read served here, as a leader does: not in the log
+        store.touch(written, ticker.millis()); // a touch in the log
+        ticker.advance(java.time.Duration.ofSeconds(2));
+
+        assertEquals(1, store.expire(List.of(read, written), ticker.millis()));
+        assertEquals(Status.NOT_FOUND, assertThrows(StoreException.class, () -> read(read, "s")).status());
+        assertEquals(0, read(written, "s").version(), "a session the log used since is kept");
+    }
+
     @Test
     void touch_extendsIdleTime_withoutChangingAnyVersion() {
         String id = store.create().id();
