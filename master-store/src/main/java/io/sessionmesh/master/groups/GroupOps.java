@@ -355,7 +355,8 @@ public final class GroupOps implements AutoCloseable {
         List<String> ids = new ArrayList<>();
         for (Iterator<String> it = store.sessionIds(); it.hasNext() && ids.size() < max; ) {
             String id = it.next();
-            if (!map.owner(id).equals(self)) {
+            // an expired session does not move: the leader's EXPIRE removes it here, as the registry is told
+            if (!map.owner(id).equals(self) && store.times(id) != null) {
                 ids.add(id);
             }
         }

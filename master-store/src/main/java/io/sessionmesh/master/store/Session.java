@@ -81,9 +81,14 @@ final class Session {
         }
     }
 
-    /** Records a use by an entry of the group's log at the entry's time (and {@link #touch}es). */
+    /**
+     * Records a use by an entry of the group's log at the entry's time; the last access never goes back (the leader
+     * may have served a read after the entry was stamped).
+     */
     void touchByLog(long now) {
-        touch(now);
+        if (now > lastAccess) {
+            touch(now);
+        }
         if (now > loggedAccess) {
             loggedAccess = now;
         }

@@ -823,6 +823,9 @@ public final class SessionStore {
                     removed++;
                 }
             } else {
+                // kept (the log used it since the leader looked): its deadline is the later of the two views, so the
+                // wheel looks at it again when that comes, not a turn of the ring later
+                session.touch(Math.max(session.lastAccess, session.loggedAccess));
                 wheel.schedule(session);
             }
         }
@@ -854,7 +857,9 @@ public final class SessionStore {
                     if (session.removed) {
                         continue;
                     }
-                    session.touchByLog(Math.max(now, session.lastAccess));
+                    // the log's last use from the log alone (this replica's own reads, if it led before, are not in it)
+                    session.loggedAccess = Math.max(now, session.loggedAccess);
+                    session.touch(Math.max(session.loggedAccess, session.lastAccess));
                     if (session.holders != null) {
                         session.holders.clear();
                     }
@@ -922,8 +927,11 @@ public final class SessionStore {
                 return null;
             }
             Fence fence = session.holders == null ? null : session.holders.deleted(session.id, 0, invalidator);
+            // a replica records the log's last use, counting the move as one (as a new leader does): every replica's
+            // outbox then holds the same record, and a session its leader kept alive by reads arrives alive
+            long lastAccess = removalsByLogOnly ? Math.max(session.loggedAccess, now) : session.lastAccess;
             Taken taken = new Taken(session.id, session.createdAt, session.idleTimeout, session.hardDeadline,
-                    session.lastAccess, session.sections, Identity.of(session), fence);
+                    lastAccess, session.sections, Identity.of(session), fence);
             remove(session, null);
             return taken;
         }

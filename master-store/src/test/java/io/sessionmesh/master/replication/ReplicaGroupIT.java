@@ -43,7 +43,7 @@ class ReplicaGroupIT {
     private static final Duration ELECTION = Duration.ofSeconds(20);
     private static final long LEASE_MILLIS = 300;
     /** A session's idle timeout where a test outlives it with reads on the leader alone. */
-    private static final long SHORT_IDLE_MILLIS = 1_200;
+    private static final long SHORT_IDLE_MILLIS = 3_000;
 
     @TempDir
     Path dir;
@@ -221,13 +221,12 @@ class ReplicaGroupIT {
         assertEquals(1, out.sessions());
         Node next = failOver(leader);
         // a new leader counts every session it holds as used now: one the logout missed would be back
-        assertEquals(null, next.store.describe(id), "the logged-out session is gone on the new leader");
-        assertEquals(-1, version(next.store, id, "cart"));
+        assertEquals(0, next.store.sessionCount(), "the logged-out session is gone on the new leader");
     }
 
     /** Reads on the leader alone (they are not in the log) for longer than the session's idle timeout. */
     private static void keepAliveByReads(Node leader, String id) throws InterruptedException {
-        long until = System.currentTimeMillis() + 2 * SHORT_IDLE_MILLIS;
+        long until = System.currentTimeMillis() + SHORT_IDLE_MILLIS * 3 / 2;
         while (System.currentTimeMillis() < until) {
             assertTrue(version(leader.store, id, "cart") >= 0, "the leader still has the session");
             Thread.sleep(SHORT_IDLE_MILLIS / 8);

@@ -50,10 +50,16 @@ class PlacementRingIT {
         group.shutdownGracefully().sync();
     }
 
+    /**
+     * A connection whose requests wait up to {@link #RING_BUILD_TIMEOUT}: a ring of these placements takes seconds to
+     * build on a busy machine, and these tests check what is answered, not how fast.
+     */
     static MasterConnection connect() {
         return MasterConnection.connect(group, new InetSocketAddress("127.0.0.1", master.port()),
-                MasterConnectionOptions.DEFAULT, null).join();
+                MasterConnectionOptions.builder().requestTimeout(RING_BUILD_TIMEOUT).build(), null).join();
     }
+
+    private static final java.time.Duration RING_BUILD_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     /** A placement of {@link #MASTERS} masters; {@code cluster} makes its names (and so its ring) differ. */
     static Placement huge(String cluster, int self) {
