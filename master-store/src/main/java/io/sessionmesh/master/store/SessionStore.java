@@ -113,6 +113,8 @@ public final class SessionStore {
      * meets an expired session answers NOT_FOUND and leaves it to the leader's next EXPIRE.
      */
     private volatile boolean removalsByLogOnly;
+    /** The sessions of each principal: what "log out everywhere" and a principal's session list walk. */
+    private final PrincipalIndex byPrincipal = new PrincipalIndex();
 
     public SessionStore(StoreLimits limits, Ticker ticker) {
         this.limits = limits;
@@ -189,6 +191,7 @@ public final class SessionStore {
             session.principal = principal;
             session.host = host;
         } while (sessions.putIfAbsent(session.id, session) != null);
+        indexPrincipal(session);
         return created(session);
     }
 
@@ -216,6 +219,7 @@ public final class SessionStore {
         if (!claim(id, session, now)) {
             throw new StoreException(Status.CONFLICT, "session id " + SessionIds.redact(id) + " is taken");
         }
+        indexPrincipal(session);
         return created(session);
     }
 
@@ -499,8 +503,8 @@ public final class SessionStore {
 
     /**
      * "Log out everywhere" on this store: deletes every live session of {@code principal}, each as {@link #delete}
-     * does (every cache holding any of it told, except {@code deleterBit}), recorded as logged out. A scan of the
-     * store: an operator's operation, not a request path's.
+     * does (every cache holding any of it told, except {@code deleterBit}), recorded as logged out. Looks only at the
+     * principal's sessions ({@link PrincipalIndex}).
      */
     public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator) {
         return logout(principal, deleterBit, invalidator, ticker.millis());
@@ -510,7 +514,7 @@ public final class SessionStore {
     public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator, long now) {
         int count = 0;
         Fence all = null;
-        for (Session found : sessions.values()) {
+        for (Session found : principalsSessions(principal)) {
             Session session = current(found);
             // a replica logs out every session its log has not removed, as its leader did (see changing)
             if (!principal.equals(session.principal) || session.removed || !removalsByLogOnly && session.isExpired(now)) {
@@ -559,7 +563,11 @@ public final class SessionStore {
             if (growth > 0) {
                 budget.check(growth, "PRINCIPAL");
             }
-            session.principal = principal;
+            if (!java.util.Objects.equals(principal, session.principal)) {
+                unindexPrincipal(session);
+                session.principal = principal;
+                indexPrincipal(session);
+            }
             budget.principalsChanged(growth);
             session.registryVersion++;
             lifecycle.record(LifecycleEvent.Kind.PRINCIPAL_CHANGED, session, now);
@@ -634,6 +642,7 @@ public final class SessionStore {
                     }
                     sessions.remove(newId, holder); // removed, its removal still under way elsewhere: not a holder
                 }
+                indexPrincipal(renamed);
                 fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
                 session.renamedTo = renamed;
                 movedAway(session, now);
@@ -651,6 +660,7 @@ public final class SessionStore {
      */
     private void movedAway(Session session, long now) {
         session.removed = true;
+        unindexPrincipal(session);
         session.registryVersion++;
         lifecycle.record(LifecycleEvent.Kind.DELETED, session, now);
         wheel.removed();
@@ -669,15 +679,15 @@ public final class SessionStore {
 
     /**
      * The ids of {@code principal}'s live sessions (not removed, not expired now), at most {@code limit}, in no
-     * particular order; no session is used (no idle time restarts). A scan of the store, as {@link #logout} is: each
-     * session's principal is read without its monitor (a volatile field), so a change that races with the scan is either
-     * seen or not, as with any read that starts before a write ends.
+     * particular order; no session is used (no idle time restarts). Walks the principal's entry of the index, as
+     * {@link #logout} does: each session's principal is read again without its monitor (a volatile field), so a change
+     * that races with the walk is either seen or not, as with any read that starts before a write ends.
      */
     public PrincipalSessionIds sessionsOf(String principal, int limit) {
         long now = ticker.millis();
         counters.principalLists.increment();
         Set<String> ids = new LinkedHashSet<>(Math.min(limit, 16));
-        for (Session found : sessions.values()) {
+        for (Session found : principalsSessions(principal)) {
             Session session = current(found);
             if (!principal.equals(session.principal) || session.removed || session.isExpired(now)
                     || ids.contains(session.id)) {
@@ -695,6 +705,30 @@ public final class SessionStore {
      * The session a pass over the store met, or what it became by RENAMEs since: a rename puts the new session in a
      * slot the pass may have passed already and takes the old one out, so without this the pass would see neither.
      */
+    /** The sessions in {@code principal}'s entry of the index, a weakly consistent view ({@link PrincipalIndex}). */
+    private Iterable<Session> principalsSessions(String principal) {
+        return byPrincipal.sessionsOf(principal);
+    }
+
+    /** Puts {@code session} in its principal's entry (nothing without one). */
+    private void indexPrincipal(Session session) {
+        if (session.principal != null) {
+            byPrincipal.add(session.principal, session);
+        }
+    }
+
+    /** Takes {@code session} out of its principal's entry. */
+    private void unindexPrincipal(Session session) {
+        if (session.principal != null) {
+            byPrincipal.remove(session.principal, session);
+        }
+    }
+
+    /** How many principals the index holds an entry for (for tests: no more than the sessions' principals). */
+    int indexedPrincipals() {
+        return byPrincipal.principals();
+    }
+
     private static Session current(Session found) {
         Session s = found;
         while (s.removed && s.renamedTo != null) {
@@ -962,6 +996,7 @@ public final class SessionStore {
         if (sessions.putIfAbsent(id, session) != null) {
             return false;
         }
+        indexPrincipal(session);
         budget.sectionsChanged(sections.length, bytes);
         budget.principalsChanged(MemoryBudget.principalCost(session.principal));
         wheel.schedule(session);
@@ -990,6 +1025,7 @@ public final class SessionStore {
         session.bytes = bytes;
         budget.sectionsChanged(sections.length, bytes);
         sessions.put(id, session);
+        indexPrincipal(session);
         wheel.schedule(session);
     }
 
@@ -1051,6 +1087,7 @@ public final class SessionStore {
                 return false;
             }
             session.removed = true;
+            unindexPrincipal(session);
             budget.principalsChanged(-MemoryBudget.principalCost(session.principal));
             if (why != null) {
                 session.registryVersion++;

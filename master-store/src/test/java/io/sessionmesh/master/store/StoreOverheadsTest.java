@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -82,5 +83,41 @@ class StoreOverheadsTest {
         assertTrue(schema <= MemoryBudget.SCHEMA_OVERHEAD + SLACK, "schema " + schema);
         assertTrue(name <= MemoryBudget.NAME_OVERHEAD + SLACK, "name " + name);
         assertTrue(store.sessionCount() == 0 && pool.size() == N);
+    }
+
+    /**
+     * A principal's cost, its index entry included, against {@link MemoryBudget#principalCost}, at the two worst
+     * shapes of {@link PrincipalIndex}: one session a principal (an entry of its own) and {@code MAX_ARRAY_SESSIONS + 1}
+     * (the smallest set); and the index holds nothing once the sessions are gone.
+     */
+    @Test
+    void measuredHeap_perPrincipal_withinTheBudgetsConstant_andTheIndexEmptiesWithTheStore() {
+        String name = "user-1000000"; // 12 characters, as every principal below
+        double budget = MemoryBudget.principalCost(name);
+        double withoutPrincipal = perSession(0);
+        for (int perPrincipal : new int[] {1, PrincipalIndex.MAX_ARRAY_SESSIONS + 1}) {
+            double principal = perSession(perPrincipal) - withoutPrincipal;
+            System.out.printf("heap per principal, %d session(s) each: %.1f B, budget %.0f B%n", perPrincipal, principal, budget);
+            assertTrue(principal <= budget + SLACK, perPrincipal + " a principal: " + principal);
+        }
+    }
+
+    /** Heap per session of a store of N sessions, {@code perPrincipal} of them to a principal (0: none); emptied after. */
+    private static double perSession(int perPrincipal) {
+        SessionStore store = new SessionStore(StoreLimits.builder().maxStoreBytes(1L << 40).build(), new ManualTicker());
+        long before = usedAfterGc();
+        for (int i = 0; i < N; i++) {
+            String principal = perPrincipal == 0 ? null : "user-" + (1_000_000 + i / perPrincipal);
+            store.create(null, id -> true, principal, null);
+        }
+        double perSession = (usedAfterGc() - before) / (double) N;
+        assertEquals(perPrincipal == 0 ? 0 : (N + perPrincipal - 1) / perPrincipal, store.indexedPrincipals());
+        List<String> ids = new ArrayList<>();
+        store.sessionIds().forEachRemaining(ids::add);
+        for (String id : ids) {
+            store.delete(id);
+        }
+        assertEquals(0, store.indexedPrincipals(), "the index kept entries of principals with no session");
+        return perSession;
     }
 }
