@@ -11,8 +11,11 @@ import java.util.Map;
 /**
  * Writes a batch of events in one statement: the batch collapses to the newest event of each session (one statement
  * cannot update a row twice), travels as eight arrays, and {@code unnest} turns them back into rows. A row is only
- * replaced by a higher version, so a replayed batch, or an old event arriving after a newer one, changes nothing:
- * that is what lets a new leader of a master group resume from wherever its log says without losing or doubling.
+ * replaced by a newer event: of a later incarnation of the id (a later creation time: the id was used again after
+ * its session ended, whose versions start again at 1), or of the same one at a higher version. So a replayed batch,
+ * or an old event arriving after a newer one, changes nothing: that is what lets a new leader of a master group resume
+ * from wherever its log says without losing or doubling. (A session renamed onto an id that a session created after it
+ * had used is the one case this order misses: its events are taken for the older incarnation's.)
  */
 final class BatchUpsert {
     /** A row's columns from an event's fields; the timestamps arrive as epoch milliseconds. */
@@ -30,7 +33,7 @@ final class BatchUpsert {
                 version = EXCLUDED.version, state = EXCLUDED.state, principal = EXCLUDED.principal,
                 host = EXCLUDED.host, owner = EXCLUDED.owner, created_at = EXCLUDED.created_at,
                 changed_at = EXCLUDED.changed_at, ended_at = EXCLUDED.ended_at, recorded_at = clock_timestamp()
-            WHERE sm_session.version < EXCLUDED.version
+            WHERE (sm_session.created_at, sm_session.version) < (EXCLUDED.created_at, EXCLUDED.version)
             """;
 
     private BatchUpsert() {
@@ -46,13 +49,18 @@ final class BatchUpsert {
         };
     }
 
-    /** The newest event of each session in {@code events}, in first-seen order. */
+    /** The newest event of each session in {@code events} (by {@link #isNewer}), in first-seen order. */
     static Collection<LifecycleEvent> newestPerSession(List<EventBuffer.Entry> events) {
         Map<String, LifecycleEvent> newest = new LinkedHashMap<>(events.size() * 2);
         for (EventBuffer.Entry e : events) {
-            newest.merge(e.event().sessionId(), e.event(), (a, b) -> b.version() > a.version() ? b : a);
+            newest.merge(e.event().sessionId(), e.event(), (a, b) -> isNewer(b, a) ? b : a);
         }
         return newest.values();
+    }
+
+    /** Whether {@code a} is newer than {@code b}, as the statement orders rows: by creation time, then version. */
+    static boolean isNewer(LifecycleEvent a, LifecycleEvent b) {
+        return a.createdAtMillis() != b.createdAtMillis() ? a.createdAtMillis() > b.createdAtMillis() : a.version() > b.version();
     }
 
     /** Writes the events (auto-commit: the statement is the transaction); returns rows changed. */

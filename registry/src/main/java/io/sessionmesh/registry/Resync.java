@@ -53,7 +53,10 @@ final class Resync {
                 host text, owner text NOT NULL, created_ms bigint NOT NULL, at_ms bigint NOT NULL) ON COMMIT DROP
             """;
     private static final String COPY = "COPY sm_resync FROM STDIN (FORMAT text)";
-    /** The store's word is final for rows it holds: a newer version, or the same one as a row a re-sync ended. */
+    /**
+     * The store's word is final for rows it holds: a later incarnation of the id (a later creation time), a newer
+     * version of the same one, or the same version as a row a re-sync ended.
+     */
     private static final String UPDATE_HELD = """
             UPDATE sm_session s SET version = r.version, state = 'active', principal = r.principal, host = r.host,
                 owner = r.owner, created_at = timestamptz 'epoch' + r.created_ms * interval '1 millisecond',
@@ -61,7 +64,9 @@ final class Resync {
                 recorded_at = clock_timestamp()
             FROM sm_resync r
             WHERE r.session_id = s.session_id
-              AND (s.version < r.version OR (s.version = r.version AND s.state = 'ended'))
+              AND ((s.created_at, s.version) < (timestamptz 'epoch' + r.created_ms * interval '1 millisecond', r.version)
+                   OR (s.created_at = timestamptz 'epoch' + r.created_ms * interval '1 millisecond'
+                       AND s.version = r.version AND s.state = 'ended'))
             """;
     /**
      * Rows the table lacks, in key order. A plain INSERT (no ON CONFLICT: its speculative insertion doubled the time
@@ -75,7 +80,7 @@ final class Resync {
                    timestamptz 'epoch' + at_ms * interval '1 millisecond', NULL, clock_timestamp()
             FROM sm_resync r
             WHERE NOT EXISTS (SELECT 1 FROM sm_session s WHERE s.session_id = r.session_id)
-            ORDER BY session_id, version DESC
+            ORDER BY session_id, created_ms DESC, version DESC
             """;
     private static final String END_MISSING = """
             UPDATE sm_session s SET state = 'ended', ended_at = now(), recorded_at = clock_timestamp()

@@ -71,7 +71,7 @@ class RegistryWriterIT {
     @Test
     void start_emptyDatabase_migratesOnce_secondWriterMigratesNothing() throws Exception {
         start(config(url));
-        assertEquals(2, historyRows(), "both migrations recorded");
+        assertEquals(3, historyRows(), "every migration recorded");
         assertEquals(List.of("sm_session_active_principal", "sm_session_pkey"), indexes(), "V2 left the indexes it keeps");
         assertTrue(rows(url).isEmpty());
         writer.close();
@@ -79,7 +79,7 @@ class RegistryWriterIT {
         start(config(url));
         record(event(CREATED, "s1", 1, "alice", OWNER));
         awaitWritten(writer, 1);
-        assertEquals(2, historyRows(), "the second writer migrated nothing");
+        assertEquals(3, historyRows(), "the second writer migrated nothing");
         assertEquals("active", row(url, "s1").state());
         RegistryStatus status = writer.status();
         assertEquals(1, status.resyncs(), "a re-sync at start: " + status);
@@ -160,6 +160,49 @@ class RegistryWriterIT {
         writer.record(event(PRINCIPAL_CHANGED, "s1", 2, "mallory", OWNER));
         awaitWritten(writer, 2L * history.size() + 2);
         assertEquals(before, rows(url), "replays and old events changed nothing, recorded_at included");
+    }
+
+    /**
+     * An id used again after its session ended (a CREATE with a requested id): the new session's events start again at
+     * version 1 and still replace the ended row, being of a later creation; the old session's events, replayed after,
+     * change nothing.
+     */
+    @Test
+    void record_idUsedAgain_rowFollowsTheNewSession_notTheOldOnesReplays() throws Exception {
+        start(config(url));
+        List<LifecycleEvent> first = List.of(event(CREATED, "s1", 1, "alice", OWNER), event(DELETED, "s1", 2, "alice", OWNER));
+        first.forEach(this::record);
+        awaitWritten(writer, first.size());
+        assertEquals("s1 deleted alice v2", rows(url).get("s1").key());
+
+        long later = RegistryFixtures.CREATED_AT_MILLIS + 60_000;
+        LifecycleEvent again = new LifecycleEvent(CREATED, "s1", 1, "bob", "host-9", OWNER, later, later);
+        record(again);
+        awaitWritten(writer, first.size() + 1);
+        Row row = rows(url).get("s1");
+        assertEquals("s1 active bob v1", row.key(), "the id's new session replaced its ended row");
+        assertEquals(later, row.createdAt().toEpochMilli());
+
+        first.forEach(writer::record); // the old session's events replayed, alone and together with the new one's
+        writer.record(new LifecycleEvent(PRINCIPAL_CHANGED, "s1", 2, "bobby", "host-9", OWNER, later, later + 1));
+        awaitWritten(writer, first.size() * 2L + 2);
+        assertEquals("s1 active bobby v2", rows(url).get("s1").key());
+    }
+
+    /** A re-sync finds the id's new session in the store (its event lost): the store's word replaces the ended row. */
+    @Test
+    void resync_idUsedAgain_theStoresNewSessionReplacesTheEndedRow() throws Exception {
+        start(config(url));
+        List.of(event(CREATED, "s1", 1, "alice", OWNER), event(DELETED, "s1", 2, "alice", OWNER)).forEach(this::record);
+        awaitWritten(writer, 2);
+        writer.close();
+
+        long later = RegistryFixtures.CREATED_AT_MILLIS + 60_000;
+        store.apply(new LifecycleEvent(CREATED, "s1", 1, "bob", "host-9", OWNER, later, later)); // its event never sent
+        start(config(url)); // a re-sync at start
+        Row row = rows(url).get("s1");
+        assertEquals("s1 active bob v1", row.key());
+        assertEquals(later, row.createdAt().toEpochMilli());
     }
 
     @Test
