@@ -63,6 +63,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final AsciiString CONTINUE_100 = AsciiString.cached("100-continue");
     private static final AsciiString CLOSE = AsciiString.cached("close");
+    /** Headers as read: checked here, so not again by Netty. */
+    private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private enum State { REQUEST_LINE, HEADERS, BODY, SKIP_BODY, DISCARD }
 
@@ -80,8 +82,6 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private boolean transferEncoding;
     private String transferCoding;
     private String expect;
-    /** Why the head was refused (the first problem found); reported once the head is whole. */
-    private HttpRequestRejected headFailure;
     /** Body bytes still to skip of a refused body. */
     private long skipping;
     /** Reserved for the request being read, not yet handed on with it. */
@@ -126,38 +126,38 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         int end = lineEnd(in, start, lf);
         in.readerIndex(lf + 1);
-        headers = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+        headers = HEADERS.newHeaders();
         headerBytes = 0;
         contentLength = -1;
         transferEncoding = false;
         transferCoding = null;
         expect = null;
-        headFailure = null;
         method = HttpMethod.GET;
         uri = "/bad-request";
         version = HttpVersion.HTTP_1_1;
         state = State.HEADERS;
-        if (end < 0) {
-            headFailure = bad("a bare CR in the request line");
-            return;
+        HttpRequestRejected failure = end < 0 ? bad("a bare CR in the request line") : requestLine(in, start, end);
+        if (failure != null) {
+            reject(out, failure.status(), failure.getMessage());
         }
+    }
+
+    /** Method, target and version from [start, end), the line without its end; null, or why the line is refused. */
+    private HttpRequestRejected requestLine(ByteBuf in, int start, int end) {
         int sp1 = in.indexOf(start, end, (byte) ' ');
         int sp2 = sp1 < 0 ? -1 : in.indexOf(sp1 + 1, end, (byte) ' ');
         if (sp1 <= start || sp2 <= sp1 + 1 || in.indexOf(sp2 + 1, end, (byte) ' ') >= 0) {
-            headFailure = bad("the request line is not METHOD SP target SP HTTP-version");
-            return;
+            return bad("the request line is not METHOD SP target SP HTTP-version");
         }
         for (int i = start; i < sp1; i++) {
             if (!HttpTokens.isTokenByte(in.getByte(i))) {
-                headFailure = bad("the method is not a token");
-                return;
+                return bad("the method is not a token");
             }
         }
         for (int i = sp1 + 1; i < sp2; i++) {
             byte b = in.getByte(i);
             if (b <= ' ' || b == 0x7F) {
-                headFailure = bad("the request target has a control, space or non-ASCII byte");
-                return;
+                return bad("the request target has a control, space or non-ASCII byte");
             }
         }
         method = HttpTokens.method(in, start, sp1 - start);
@@ -170,11 +170,12 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             version = HttpVersion.HTTP_1_0;
         } else if (vLength == 8 && HttpTokens.equalsAscii(in, v, 5, "HTTP/") && Character.isDigit(in.getByte(v + 5))
                 && in.getByte(v + 6) == '.' && Character.isDigit(in.getByte(v + 7))) {
-            headFailure = new HttpRequestRejected(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP version "
+            return new HttpRequestRejected(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP version "
                     + in.toString(v, vLength, StandardCharsets.US_ASCII) + " is not supported: HTTP/1.1 or HTTP/1.0");
         } else {
-            headFailure = bad("the request line does not end with an HTTP version");
+            return bad("the request line does not end with an HTTP version");
         }
+        return null;
     }
 
     private void headers(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -191,37 +192,29 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         headerBytes += lf + 1 - start;
         int end = lineEnd(in, start, lf);
         in.readerIndex(lf + 1);
-        if (headFailure != null) {
-            if (end == start) {
-                reject(out, headFailure.status(), headFailure.getMessage());
-            }
-            return; // the head is read to its end so that the answer can name the first problem in it
-        }
-        if (end < 0) {
-            headFailure = bad("a bare CR in a header line");
-        } else if (end == start) {
+        if (end == start) {
             headComplete(ctx, in, out);
-        } else {
-            header(in, start, end);
+            return;
+        }
+        HttpRequestRejected failure = end < 0 ? bad("a bare CR in a header line") : header(in, start, end);
+        if (failure != null) {
+            reject(out, failure.status(), failure.getMessage());
         }
     }
 
-    /** One header line, [start, end) without its line end. */
-    private void header(ByteBuf in, int start, int end) {
+    /** One header line, [start, end) without its line end: null, or why it is refused. */
+    private HttpRequestRejected header(ByteBuf in, int start, int end) {
         byte first = in.getByte(start);
         if (first == ' ' || first == '\t') {
-            headFailure = bad("obsolete line folding (a header line that starts with whitespace)");
-            return;
+            return bad("obsolete line folding (a header line that starts with whitespace)");
         }
         int colon = in.indexOf(start, end, (byte) ':');
         if (colon <= start) {
-            headFailure = bad("a header line without a name and a colon");
-            return;
+            return bad("a header line without a name and a colon");
         }
         for (int i = start; i < colon; i++) {
             if (!HttpTokens.isTokenByte(in.getByte(i))) {
-                headFailure = bad("a header name with a byte that is not a token's (whitespace before the colon?)");
-                return;
+                return bad("a header name with a byte that is not a token's (whitespace before the colon?)");
             }
         }
         int v = colon + 1;
@@ -233,15 +226,14 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             vEnd--;
         }
         for (int i = v; i < vEnd; i++) {
-            byte b = in.getByte(i);
-            if ((b < ' ' && b != '\t') || b == 0x7F) {
-                headFailure = bad("a header value with a control byte");
-                return;
+            byte b = in.getByte(i); // bytes over 0x7F (obs-text) are allowed in a value
+            if ((b >= 0 && b < ' ' && b != '\t') || b == 0x7F) {
+                return bad("a header value with a control byte");
             }
         }
         int nameLength = colon - start;
         if (HttpTokens.nameIs(in, start, nameLength, HttpHeaderNames.CONTENT_LENGTH)) {
-            contentLength(in, v, vEnd);
+            return contentLength(in, v, vEnd);
         } else if (HttpTokens.nameIs(in, start, nameLength, HttpHeaderNames.TRANSFER_ENCODING)) {
             transferEncoding = true;
             transferCoding = in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1);
@@ -253,27 +245,26 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
                 headers.add(kept, in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1));
             }
         }
+        return null;
     }
 
-    private void contentLength(ByteBuf in, int v, int vEnd) {
+    private HttpRequestRejected contentLength(ByteBuf in, int v, int vEnd) {
         if (contentLength >= 0) {
-            headFailure = bad("more than one Content-Length");
-            return;
+            return bad("more than one Content-Length");
         }
         if (v == vEnd || vEnd - v > MAX_LENGTH_DIGITS) {
-            headFailure = bad("Content-Length is not a number of bytes");
-            return;
+            return bad("Content-Length is not a number of bytes");
         }
         long n = 0;
         for (int i = v; i < vEnd; i++) {
             byte b = in.getByte(i);
             if (b < '0' || b > '9') {
-                headFailure = bad("Content-Length is not a number of bytes");
-                return;
+                return bad("Content-Length is not a number of bytes");
             }
             n = n * 10 + (b - '0');
         }
         contentLength = n;
+        return null;
     }
 
     /** The blank line: the head is whole. Decides what becomes of the body. */
@@ -358,7 +349,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     /** The request fails with this status, the connection closes after its answer, and nothing more is read. */
     private void reject(List<Object> out, HttpResponseStatus status, String message) {
         if (headers == null) {
-            headers = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+            headers = HEADERS.newHeaders();
             method = HttpMethod.GET;
             uri = "/bad-request";
             version = HttpVersion.HTTP_1_1;

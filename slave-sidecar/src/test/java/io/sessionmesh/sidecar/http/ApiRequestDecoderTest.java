@@ -140,4 +140,28 @@ class ApiRequestDecoderTest {
         failed.request().release();
         ch.finishAndReleaseAll();
     }
+
+    @Test
+    void decode_malformedRequestLine_isRefusedAtOnce_notAfterABlankLine() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "hello\r\n");
+        PipelinedRequest failed = ch.readInbound();
+        HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+        assertEquals(400, cause.status().code());
+        assertTrue(cause.getMessage().contains("request line"), cause.getMessage());
+        failed.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_headerValueWithObsText_isTaken() {
+        EmbeddedChannel ch = channel(1000);
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1',
+            '\r', '\n', 'A', 'c', 'c', 'e', 'p', 't', ':', ' ', (byte) 0xE9, '\r', '\n', '\r', '\n'}));
+        PipelinedRequest in = ch.readInbound();
+        assertTrue(in.request().decoderResult().isSuccess(), () -> in.request().decoderResult().toString());
+        assertEquals("\u00e9", in.request().headers().get("accept"));
+        in.request().release();
+        ch.finishAndReleaseAll();
+    }
 }
