@@ -10,11 +10,11 @@ import java.util.concurrent.atomic.LongAdder;
  * as a body starts to arrive (its Content-Length at once, a chunked body chunk by chunk) and given back when its
  * request's answer is written, or dropped unanswered, or its connection closes. A body that does not fit is not read
  * into memory: its request is answered 503 with {@code Retry-After}, its bytes are skipped and the connection goes
- * on ({@link BodyBudgetHandler}). So {@code max-body} x {@code max-pipelined} x {@code max-http-connections} (32 MiB x
+ * on ({@link ApiRequestDecoder}). So {@code max-body} x {@code max-pipelined} x {@code max-http-connections} (32 MiB x
  * 128 x 10,000) is no longer what a sidecar may be made to hold.
  *
  * <p>Why refuse rather than stop reading until the budget frees: a connection stopped mid-body still holds what it
- * reserved, and Netty's aggregator asks for more reads while a body is incomplete; connections waiting for each
+ * reserved, and a decoder asks for more reads while a body is incomplete; connections waiting for each
  * other's budget could wait forever. A refusal is answered at once and holds nothing; the caller sees UNAVAILABLE
  * (the client jar's SidecarUnavailableException) and may try again after {@code Retry-After}.
  *

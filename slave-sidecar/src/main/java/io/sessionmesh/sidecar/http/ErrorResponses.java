@@ -38,12 +38,16 @@ final class ErrorResponses {
 
     /**
      * The failure of a request the HTTP decoder could not read: 413 for a body over max-body, 503 for one over the
-     * body budget (answered with Retry-After), else 400.
+     * body budget (answered with Retry-After), the status the API's decoder refused it with
+     * ({@link HttpRequestRejected}: 400, 411, 414, 417, 431, 501, 505), else 400.
      */
     static RuntimeException undecodable(DecoderResult result) {
         Throwable cause = result.cause();
         if (cause instanceof BodyBudget.Exhausted) {
             return new RetryLater("HTTP request: " + cause.getMessage());
+        }
+        if (cause instanceof HttpRequestRejected rejected) {
+            return new Rejected(rejected.status(), "HTTP request: " + cause.getMessage());
         }
         return new MalformedMessageException(cause instanceof TooLongHttpContentException ? Status.TOO_LARGE
                 : Status.BAD_REQUEST, "HTTP request: " + cause.getMessage());
@@ -60,6 +64,12 @@ final class ErrorResponses {
             FullHttpResponse r = body(HttpResponseStatus.METHOD_NOT_ALLOWED, Status.BAD_REQUEST, m.getMessage(), binaryAnswer);
             r.headers().set(HttpHeaderNames.ALLOW, m.allow());
             return r;
+        }
+        if (cause instanceof Rejected rejected) {
+            int status = rejected.status.code() == 505 ? Status.UNSUPPORTED_VERSION
+                    : rejected.status.code() == 414 || rejected.status.code() == 431 ? Status.TOO_LARGE : Status.BAD_REQUEST;
+            metrics.error(status);
+            return body(rejected.status, status, rejected.getMessage(), binaryAnswer);
         }
         if (cause instanceof RetryLater) {
             metrics.error(Status.UNAVAILABLE);
@@ -82,6 +92,18 @@ final class ErrorResponses {
 
         RetryLater(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    /** A request the API's decoder refused: its own HTTP status; in the body BAD_REQUEST, TOO_LARGE or UNSUPPORTED_VERSION. */
+    static final class Rejected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient HttpResponseStatus status;
+
+        Rejected(HttpResponseStatus status, String message) {
+            super(message, null, false, false);
+            this.status = status;
         }
     }
 

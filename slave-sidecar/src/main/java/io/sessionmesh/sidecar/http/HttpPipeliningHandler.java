@@ -1,11 +1,13 @@
 package io.sessionmesh.sidecar.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -39,7 +41,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     private final int maxPipelined;
     private final long maxOutboundBytes;
     /** The connection's share of the body budget (null: none). */
-    private final BodyBudgetHandler bodies;
+    private final BodyReservations bodies;
     private final LongAdder slowConsumersClosed;
     /** Reading stopped at maxPipelined waiting requests, until at most half wait. */
     private boolean full;
@@ -58,10 +60,10 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     }
 
     /**
-     * @param bodies the connection's {@link BodyBudgetHandler}, whose reservations go with their requests (null: none)
+     * @param bodies the connection's share of the body budget, whose reservations go with their requests (null: none)
      * @param slowConsumersClosed counts the connections closed over {@code maxOutboundBytes}
      */
-    HttpPipeliningHandler(int maxPipelined, long maxOutboundBytes, BodyBudgetHandler bodies, LongAdder slowConsumersClosed) {
+    HttpPipeliningHandler(int maxPipelined, long maxOutboundBytes, BodyReservations bodies, LongAdder slowConsumersClosed) {
         this.maxPipelined = maxPipelined;
         this.maxOutboundBytes = maxOutboundBytes;
         this.bodies = bodies;
@@ -88,7 +90,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
         boolean keepAlive = HttpUtil.isKeepAlive(request) && (request.decoderResult().isSuccess()
                 || request.decoderResult().cause() instanceof TooLongHttpContentException
                 || request.decoderResult().cause() instanceof BodyBudget.Exhausted);
-        PipelinedRequest slot = new PipelinedRequest(request, keepAlive);
+        PipelinedRequest slot = new PipelinedRequest(request, keepAlive, HttpMethod.HEAD.equals(request.method()));
         slot.bodyBytes = bodyBytes;
         pending.add(slot);
         if (!keepAlive) {
@@ -120,6 +122,12 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
             FullHttpResponse r = head.response;
             HttpUtil.setContentLength(r, r.content().readableBytes());
             HttpUtil.setKeepAlive(r, head.keepAlive);
+            if (head.headRequest) {
+                // A HEAD's answer has the length of the body it would have had, and no body (RFC 9110 9.3.2).
+                FullHttpResponse headOnly = r.replace(Unpooled.EMPTY_BUFFER);
+                r.release();
+                r = headOnly;
+            }
             if (head.keepAlive) {
                 ctx.write(r, head.promise);
                 unflushed = true;

@@ -20,6 +20,8 @@ final class PipelinedRequest implements ReferenceCounted {
     private final FullHttpRequest request;
     /** Whether the connection stays open after this request's answer. */
     final boolean keepAlive;
+    /** Whether the request was a HEAD: its answer is written without its body. */
+    final boolean headRequest;
     /** The answer, once there is one (null again once the pipelining handler released it unwritten). */
     FullHttpResponse response;
     /** The promise of the answer's write, kept while earlier answers are still due. */
@@ -28,8 +30,13 @@ final class PipelinedRequest implements ReferenceCounted {
     long bodyBytes;
 
     PipelinedRequest(FullHttpRequest request, boolean keepAlive) {
+        this(request, keepAlive, false);
+    }
+
+    PipelinedRequest(FullHttpRequest request, boolean keepAlive, boolean headRequest) {
         this.request = request;
         this.keepAlive = keepAlive;
+        this.headRequest = headRequest;
     }
 
     /** The request: read it only until it is released (during the answering handler's {@code channelRead}). */

@@ -16,17 +16,23 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The pipelines of the sidecar's two HTTP servers: the connection limit ({@code max-http-connections}), the idle
- * timeout of keep-alive connections, the codec, on the admin port the token check on the headers
- * ({@link AdminTokenGate}), for the API its share of the body budget ({@link BodyBudgetHandler}, {@code body-budget}:
- * a body that does not fit is 503, in its turn), a body bound ({@code max-body}, on the admin port
- * {@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413, in its turn), then
- * for the API the request order, back-pressure and the outbound bound ({@link HttpPipeliningHandler},
- * {@code max-pipelined}, {@code max-outbound}) and the operations ({@link ApiHandler}), or for the
- * admin port {@link AdminHandler}, which answers at once and so in order. (Any Channel, not only a socket, so that
- * the pipeline can be tested on an EmbeddedChannel.)
+ * timeout of keep-alive connections, then
+ * <ul>
+ *   <li>for the API, its hot path: the API's own HTTP/1.1 request decoder ({@link ApiRequestDecoder}: whole requests
+ *       with a Content-Length, the line and header limits, its connection's share of the body budget,
+ *       {@code body-budget}, and the body bound, {@code max-body}; a request refused is passed on failed, answered in
+ *       its turn) and response encoder ({@link ApiResponseEncoder}), the request order, back-pressure and the
+ *       outbound bound ({@link HttpPipeliningHandler}, {@code max-pipelined}, {@code max-outbound}) and the operations
+ *       ({@link ApiHandler}): five handlers where Netty's general codec and aggregator made seven (RESULTS.md 12.11's
+ *       profile put a third of the sidecar's CPU in Netty's own code);</li>
+ *   <li>for the admin port, Netty's general codec, the token check on the headers ({@link AdminTokenGate}), a body
+ *       bound ({@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413) and {@link AdminHandler}, which answers at
+ *       once and so in order.</li>
+ * </ul>
+ * (Any Channel, not only a socket, so that the pipeline can be tested on an EmbeddedChannel.)
  */
 public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
-    /** Headers of one request, and the longest request line. */
+    /** Headers of one request, and the longest request line, on the admin port (the API's: {@link ApiRequestDecoder}). */
     static final int MAX_HEADER_BYTES = 16 << 10;
     static final int MAX_LINE_BYTES = 8 << 10;
 
@@ -66,20 +72,20 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     protected void initChannel(Channel ch) {
         ch.pipeline()
                 .addLast("limit", limiter)
-                .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
-                .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192));
-        if (admin && gate != null) {
-            ch.pipeline().addLast("token", gate);
-        }
-        BodyBudgetHandler bodies = null;
-        if (!admin) {
-            bodies = new BodyBudgetHandler(budget, config.maxBodyBytes());
-            ch.pipeline().addLast("budget", bodies);
-        }
-        ch.pipeline().addLast("body", new SidecarBodyAggregator(admin ? SidecarConfig.MAX_ADMIN_BODY_BYTES : config.maxBodyBytes()));
-        if (!admin) {
-            ch.pipeline().addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined(), config.maxOutboundBytes(),
-                    bodies, metrics.httpSlowConsumersClosed));
+                .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+        if (admin) {
+            ch.pipeline().addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192));
+            if (gate != null) {
+                ch.pipeline().addLast("token", gate);
+            }
+            ch.pipeline().addLast("body", new SidecarBodyAggregator(SidecarConfig.MAX_ADMIN_BODY_BYTES));
+        } else {
+            ApiRequestDecoder requests = new ApiRequestDecoder(budget, config.maxBodyBytes());
+            ch.pipeline()
+                    .addLast("requests", requests)
+                    .addLast("responses", new ApiResponseEncoder())
+                    .addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined(), config.maxOutboundBytes(),
+                            requests, metrics.httpSlowConsumersClosed));
         }
         ch.pipeline().addLast("api", handler);
     }

@@ -44,8 +44,8 @@ class SidecarHttpInitializerTest {
     @Test
     void initChannel_apiServer_ordersRequestsBeforeTheApiHandler() {
         EmbeddedChannel channel = new EmbeddedChannel(new SidecarHttpInitializer(config("10"), service, false));
-        assertEquals(List.of("limit", "idle", "http", "budget", "body", "pipelining", "api"),
-                channel.pipeline().names().subList(0, 7));
+        assertEquals(List.of("limit", "idle", "requests", "responses", "pipelining", "api"),
+                channel.pipeline().names().subList(0, 6));
         assertTrue(channel.pipeline().get("api") instanceof ApiHandler);
         channel.finishAndReleaseAll();
     }

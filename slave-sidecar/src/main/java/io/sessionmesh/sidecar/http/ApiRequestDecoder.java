@@ -1,0 +1,393 @@
+package io.sessionmesh.sidecar.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.util.AsciiString;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The REST API port's HTTP/1.1 request decoder: one handler in place of Netty's general codec, the body budget's
+ * handler and the body aggregator, for what the API takes (small requests, a body with a Content-Length). It reads
+ * each request whole from the inbound bytes into a {@link FullHttpRequest} whose body is a slice of what was read (no
+ * copy), reserving the body's bytes in the {@link BodyBudget} from its Content-Length before any of it is buffered.
+ * An explicit state machine: request line, header lines, body (or a refused body skipped).
+ *
+ * <table>
+ *   <caption>Limits (PROTOCOL.md 4)</caption>
+ *   <tr><th>limit</th><th>default</th><th>past it</th></tr>
+ *   <tr><td>request line</td><td>{@value #MAX_LINE_BYTES} bytes</td><td>414, connection closed</td></tr>
+ *   <tr><td>header lines, together</td><td>{@value #MAX_HEADER_BYTES} bytes</td><td>431, connection closed</td></tr>
+ *   <tr><td>body</td><td>{@code max-body}, 32 MiB</td><td>413 in its turn, body skipped, connection goes on</td></tr>
+ *   <tr><td>bodies held, all connections</td><td>{@code body-budget}, 256 MiB</td><td>503 with Retry-After in its turn,
+ *       body skipped, connection goes on</td></tr>
+ * </table>
+ *
+ * <p>What it refuses, each as a failed request answered in its turn by {@link ApiHandler} with a message naming the
+ * problem, after which the connection closes (the stream can no longer be trusted to be in step) and nothing more is
+ * read of it: a malformed request line or header (400, as are obsolete line folding, a bare CR, whitespace before a
+ * header's colon), a version other than HTTP/1.0 and 1.1 (505), Transfer-Encoding (chunked: 411, the API takes
+ * bodies with a Content-Length only; any other coding: 501), Transfer-Encoding together with Content-Length, or more
+ * than one Content-Length (400: both are request smuggling's tools), an Expect other than 100-continue (417).
+ * {@code Expect: 100-continue} is answered {@code 100 Continue} at once when the body is taken; when it is refused (413,
+ * 503), the client has not sent it, so that connection closes after the answer.
+ *
+ * <p>Only the headers the API reads are kept (Accept, Content-Type, Connection, Host); the others are checked for
+ * syntax and dropped. Leading empty lines before a request line are skipped (RFC 9112 2.2); a bare LF ends a line as
+ * CRLF does. One request is produced a call, so that {@link #takeReserved()} hands on exactly its reservation.
+ */
+final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReservations {
+    /** The longest request line (method, target and version). */
+    static final int MAX_LINE_BYTES = 8 << 10;
+    /** The header lines of one request, together, with their line ends. */
+    static final int MAX_HEADER_BYTES = 16 << 10;
+    /** Digits of a Content-Length: 18 keep it within a long; anything that long is over max-body anyway. */
+    private static final int MAX_LENGTH_DIGITS = 18;
+    private static final byte CR = '\r';
+    private static final byte LF = '\n';
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final AsciiString CONTINUE_100 = AsciiString.cached("100-continue");
+    private static final AsciiString CLOSE = AsciiString.cached("close");
+    /** Headers as read: checked here, so not again by Netty. */
+    private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+
+    private enum State { REQUEST_LINE, HEADERS, BODY, SKIP_BODY, DISCARD }
+
+    private final BodyBudget budget;
+    private final int maxBodyBytes;
+    private State state = State.REQUEST_LINE;
+
+    // The request being read.
+    private HttpMethod method;
+    private String uri;
+    private HttpVersion version;
+    private HttpHeaders headers;
+    private int headerBytes;
+    private long contentLength;
+    private boolean transferEncoding;
+    private String transferCoding;
+    private String expect;
+    /** Body bytes still to skip of a refused body. */
+    private long skipping;
+    /** Reserved for the request being read, not yet handed on with it. */
+    private long reserved;
+
+    ApiRequestDecoder(BodyBudget budget, int maxBodyBytes) {
+        this.budget = budget;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        switch (state) {
+            case REQUEST_LINE -> requestLine(in, out);
+            case HEADERS -> headers(ctx, in, out);
+            case BODY -> body(in, out);
+            case SKIP_BODY -> {
+                int n = (int) Math.min(in.readableBytes(), skipping);
+                in.skipBytes(n);
+                skipping -= n;
+                if (skipping == 0) {
+                    state = State.REQUEST_LINE;
+                }
+            }
+            case DISCARD -> in.skipBytes(in.readableBytes());
+            default -> throw new IllegalStateException(state.name());
+        }
+    }
+
+    private void requestLine(ByteBuf in, List<Object> out) {
+        while (in.isReadable() && (in.getByte(in.readerIndex()) == CR || in.getByte(in.readerIndex()) == LF)) {
+            in.skipBytes(1); // empty lines before a request
+        }
+        int start = in.readerIndex();
+        int lf = in.indexOf(start, start + Math.min(in.readableBytes(), MAX_LINE_BYTES + 2), LF);
+        if (lf < 0) {
+            if (in.readableBytes() > MAX_LINE_BYTES + 1) {
+                reject(out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
+                        + " bytes");
+            }
+            return;
+        }
+        int end = lineEnd(in, start, lf);
+        in.readerIndex(lf + 1);
+        headers = HEADERS.newHeaders();
+        headerBytes = 0;
+        contentLength = -1;
+        transferEncoding = false;
+        transferCoding = null;
+        expect = null;
+        method = HttpMethod.GET;
+        uri = "/bad-request";
+        version = HttpVersion.HTTP_1_1;
+        state = State.HEADERS;
+        HttpRequestRejected failure = end < 0 ? bad("a bare CR in the request line") : requestLine(in, start, end);
+        if (failure != null) {
+            reject(out, failure.status(), failure.getMessage());
+        }
+    }
+
+    /** Method, target and version from [start, end), the line without its end; null, or why the line is refused. */
+    private HttpRequestRejected requestLine(ByteBuf in, int start, int end) {
+        int sp1 = in.indexOf(start, end, (byte) ' ');
+        int sp2 = sp1 < 0 ? -1 : in.indexOf(sp1 + 1, end, (byte) ' ');
+        if (sp1 <= start || sp2 <= sp1 + 1 || in.indexOf(sp2 + 1, end, (byte) ' ') >= 0) {
+            return bad("the request line is not METHOD SP target SP HTTP-version");
+        }
+        for (int i = start; i < sp1; i++) {
+            if (!HttpTokens.isTokenByte(in.getByte(i))) {
+                return bad("the method is not a token");
+            }
+        }
+        for (int i = sp1 + 1; i < sp2; i++) {
+            byte b = in.getByte(i);
+            if (b <= ' ' || b == 0x7F) {
+                return bad("the request target has a control, space or non-ASCII byte");
+            }
+        }
+        method = HttpTokens.method(in, start, sp1 - start);
+        uri = in.toString(sp1 + 1, sp2 - sp1 - 1, StandardCharsets.US_ASCII);
+        int v = sp2 + 1;
+        int vLength = end - v;
+        if (HttpTokens.equalsAscii(in, v, vLength, "HTTP/1.1")) {
+            version = HttpVersion.HTTP_1_1;
+        } else if (HttpTokens.equalsAscii(in, v, vLength, "HTTP/1.0")) {
+            version = HttpVersion.HTTP_1_0;
+        } else if (vLength == 8 && HttpTokens.equalsAscii(in, v, 5, "HTTP/") && Character.isDigit(in.getByte(v + 5))
+                && in.getByte(v + 6) == '.' && Character.isDigit(in.getByte(v + 7))) {
+            return new HttpRequestRejected(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP version "
+                    + in.toString(v, vLength, StandardCharsets.US_ASCII) + " is not supported: HTTP/1.1 or HTTP/1.0");
+        } else {
+            return bad("the request line does not end with an HTTP version");
+        }
+        return null;
+    }
+
+    private void headers(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int start = in.readerIndex();
+        int room = MAX_HEADER_BYTES - headerBytes;
+        int lf = in.indexOf(start, start + Math.min(in.readableBytes(), room), LF);
+        if (lf < 0) {
+            if (in.readableBytes() >= room) {
+                reject(out, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the header lines are longer than "
+                        + MAX_HEADER_BYTES + " bytes together");
+            }
+            return;
+        }
+        headerBytes += lf + 1 - start;
+        int end = lineEnd(in, start, lf);
+        in.readerIndex(lf + 1);
+        if (end == start) {
+            headComplete(ctx, in, out);
+            return;
+        }
+        HttpRequestRejected failure = end < 0 ? bad("a bare CR in a header line") : header(in, start, end);
+        if (failure != null) {
+            reject(out, failure.status(), failure.getMessage());
+        }
+    }
+
+    /** One header line, [start, end) without its line end: null, or why it is refused. */
+    private HttpRequestRejected header(ByteBuf in, int start, int end) {
+        byte first = in.getByte(start);
+        if (first == ' ' || first == '\t') {
+            return bad("obsolete line folding (a header line that starts with whitespace)");
+        }
+        int colon = in.indexOf(start, end, (byte) ':');
+        if (colon <= start) {
+            return bad("a header line without a name and a colon");
+        }
+        for (int i = start; i < colon; i++) {
+            if (!HttpTokens.isTokenByte(in.getByte(i))) {
+                return bad("a header name with a byte that is not a token's (whitespace before the colon?)");
+            }
+        }
+        int v = colon + 1;
+        int vEnd = end;
+        while (v < vEnd && (in.getByte(v) == ' ' || in.getByte(v) == '\t')) {
+            v++;
+        }
+        while (vEnd > v && (in.getByte(vEnd - 1) == ' ' || in.getByte(vEnd - 1) == '\t')) {
+            vEnd--;
+        }
+        for (int i = v; i < vEnd; i++) {
+            byte b = in.getByte(i); // bytes over 0x7F (obs-text) are allowed in a value
+            if ((b >= 0 && b < ' ' && b != '\t') || b == 0x7F) {
+                return bad("a header value with a control byte");
+            }
+        }
+        int nameLength = colon - start;
+        if (HttpTokens.nameIs(in, start, nameLength, HttpHeaderNames.CONTENT_LENGTH)) {
+            return contentLength(in, v, vEnd);
+        } else if (HttpTokens.nameIs(in, start, nameLength, HttpHeaderNames.TRANSFER_ENCODING)) {
+            transferEncoding = true;
+            transferCoding = in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1);
+        } else if (HttpTokens.nameIs(in, start, nameLength, HttpHeaderNames.EXPECT)) {
+            expect = in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1);
+        } else {
+            AsciiString kept = HttpTokens.keptHeader(in, start, nameLength);
+            if (kept != null) {
+                headers.add(kept, in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1));
+            }
+        }
+        return null;
+    }
+
+    private HttpRequestRejected contentLength(ByteBuf in, int v, int vEnd) {
+        if (contentLength >= 0) {
+            return bad("more than one Content-Length");
+        }
+        if (v == vEnd || vEnd - v > MAX_LENGTH_DIGITS) {
+            return bad("Content-Length is not a number of bytes");
+        }
+        long n = 0;
+        for (int i = v; i < vEnd; i++) {
+            byte b = in.getByte(i);
+            if (b < '0' || b > '9') {
+                return bad("Content-Length is not a number of bytes");
+            }
+            n = n * 10 + (b - '0');
+        }
+        contentLength = n;
+        return null;
+    }
+
+    /** The blank line: the head is whole. Decides what becomes of the body. */
+    private void headComplete(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (transferEncoding && contentLength >= 0) {
+            reject(out, HttpResponseStatus.BAD_REQUEST, "both Content-Length and Transfer-Encoding (refused: the two "
+                    + "could be read differently on the way)");
+            return;
+        }
+        if (transferEncoding) {
+            if (transferCoding.toLowerCase(java.util.Locale.ROOT).trim().endsWith("chunked")) {
+                reject(out, HttpResponseStatus.LENGTH_REQUIRED, "Transfer-Encoding: chunked is not supported: send the "
+                        + "body with a Content-Length");
+            } else {
+                reject(out, HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding \"" + transferCoding
+                        + "\" is not supported: send the body with a Content-Length");
+            }
+            return;
+        }
+        boolean expectContinue = false;
+        if (expect != null) {
+            if (!CONTINUE_100.contentEqualsIgnoreCase(expect)) {
+                reject(out, HttpResponseStatus.EXPECTATION_FAILED, "Expect \"" + expect + "\" is not supported: only "
+                        + "100-continue");
+                return;
+            }
+            expectContinue = version == HttpVersion.HTTP_1_1;
+        }
+        long length = Math.max(contentLength, 0);
+        DecoderException refusal = null;
+        if (length > maxBodyBytes) {
+            refusal = new TooLongHttpContentException("the body is above the limit of " + maxBodyBytes + " bytes (max-body)");
+        } else if (!budget.tryReserve(length)) {
+            refusal = new BodyBudget.Exhausted("the sidecar holds " + budget.reserved() + " bytes of request bodies, its "
+                    + "budget is " + budget.limit() + " (body-budget); a body of " + length + " bytes does not fit now, "
+                    + "try again shortly");
+        }
+        if (refusal != null) {
+            if (expectContinue) {
+                headers.set(HttpHeaderNames.CONNECTION, CLOSE); // the client holds the body back: the stream ends here
+                state = State.DISCARD;
+            } else {
+                skipping = length;
+                state = length == 0 ? State.REQUEST_LINE : State.SKIP_BODY;
+            }
+            out.add(failed(refusal));
+            return;
+        }
+        reserved += length;
+        if (length == 0) {
+            out.add(request(Unpooled.EMPTY_BUFFER));
+            state = State.REQUEST_LINE;
+            return;
+        }
+        contentLength = length;
+        state = State.BODY;
+        if (expectContinue && in.readableBytes() < length) {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(CONTINUE), ctx.voidPromise());
+        }
+    }
+
+    private void body(ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < contentLength) {
+            return;
+        }
+        out.add(request(in.readRetainedSlice((int) contentLength)));
+        state = State.REQUEST_LINE;
+    }
+
+    private FullHttpRequest request(ByteBuf body) {
+        FullHttpRequest r = new DefaultFullHttpRequest(version, method, uri, body, headers, EmptyHttpHeaders.INSTANCE);
+        headers = null;
+        return r;
+    }
+
+    private FullHttpRequest failed(Throwable cause) {
+        FullHttpRequest r = request(Unpooled.EMPTY_BUFFER);
+        r.setDecoderResult(DecoderResult.failure(cause));
+        return r;
+    }
+
+    /** The request fails with this status, the connection closes after its answer, and nothing more is read. */
+    private void reject(List<Object> out, HttpResponseStatus status, String message) {
+        if (headers == null) {
+            headers = HEADERS.newHeaders();
+            method = HttpMethod.GET;
+            uri = "/bad-request";
+            version = HttpVersion.HTTP_1_1;
+        }
+        out.add(failed(new HttpRequestRejected(status, message)));
+        state = State.DISCARD;
+    }
+
+    private static HttpRequestRejected bad(String message) {
+        return new HttpRequestRejected(HttpResponseStatus.BAD_REQUEST, message);
+    }
+
+    /** The end of the line that {@code lf} ends (before a CR in front of it), or -1 when a bare CR is inside it. */
+    private static int lineEnd(ByteBuf in, int start, int lf) {
+        int end = lf > start && in.getByte(lf - 1) == CR ? lf - 1 : lf;
+        return in.indexOf(start, end, CR) >= 0 ? -1 : end;
+    }
+
+    @Override
+    public long takeReserved() {
+        long r = reserved;
+        reserved = 0;
+        return r;
+    }
+
+    @Override
+    public void release(long bytes) {
+        budget.release(bytes);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        budget.release(takeReserved());
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        budget.release(takeReserved());
+    }
+}

@@ -1,0 +1,167 @@
+package io.sessionmesh.sidecar.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ApiRequestDecoder} in the API's pipeline order (decoder, pipelining), the test playing the answering handler:
+ * bodies reserve their Content-Length before they are buffered, a body that does not fit or is over max-body becomes
+ * a failed request and is skipped, and every reservation comes back, answered or closed.
+ */
+class ApiRequestDecoderTest {
+    private final AtomicLong reserved = new AtomicLong();
+    private final LongAdder refused = new LongAdder();
+
+    private EmbeddedChannel channel(long budget) {
+        ApiRequestDecoder requests = new ApiRequestDecoder(new BodyBudget(budget, reserved, refused), 1000);
+        return new EmbeddedChannel(requests, new HttpPipeliningHandler(16, Long.MAX_VALUE, requests, new LongAdder()));
+    }
+
+    private static void send(EmbeddedChannel ch, String text) {
+        ch.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII));
+    }
+
+    private static void answer(EmbeddedChannel ch, PipelinedRequest in) {
+        in.request().release();
+        ch.writeAndFlush(in.answer(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER)));
+        Object written;
+        while ((written = ch.readOutbound()) != null) {
+            io.netty.util.ReferenceCountUtil.release(written);
+        }
+    }
+
+    @Test
+    void decode_bodyInPieces_isOneRequestWithItsHeadersAndBody() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "\r\nPATCH /v1/sessions/a?x=1 HTTP/1.1\r\nhOsT: x\r\nContent-Type:application/json \r\nAccept: a/b\r\nX-Other: y\r\nContent-Le");
+        send(ch, "ngth: 10\r\n\r\n0123");
+        assertNull(ch.readInbound(), "a request before its body was whole");
+        send(ch, "456789");
+        PipelinedRequest in = ch.readInbound();
+        FullHttpRequest r = in.request();
+        assertTrue(r.decoderResult().isSuccess());
+        assertEquals("PATCH", r.method().name());
+        assertEquals("/v1/sessions/a?x=1", r.uri());
+        assertEquals("application/json", r.headers().get("content-type"));
+        assertEquals("a/b", r.headers().get("Accept"));
+        assertEquals("x", r.headers().get("host"));
+        assertFalse(r.headers().contains("x-other"), "a header the API does not read was kept");
+        assertEquals("0123456789", r.content().toString(StandardCharsets.US_ASCII));
+        assertEquals(10, reserved.get());
+        answer(ch, in);
+        assertEquals(0, reserved.get());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_contentLengthOverTheBudget_isRefusedBeforeItsBodyIsRead_andTheNextRequestIsRead() {
+        EmbeddedChannel ch = channel(100);
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n" + "e".repeat(101)
+                + "GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\n\r\n");
+        PipelinedRequest refusedRequest = ch.readInbound();
+        assertInstanceOf(BodyBudget.Exhausted.class, refusedRequest.request().decoderResult().cause());
+        assertTrue(refusedRequest.keepAlive, "the stream stays in step: the connection goes on");
+        assertEquals(0, refusedRequest.request().content().readableBytes(), "its body was skipped, not buffered");
+        assertEquals(1, refused.sum());
+        PipelinedRequest get = ch.readInbound();
+        assertTrue(get.request().decoderResult().isSuccess());
+        answer(ch, refusedRequest);
+        answer(ch, get);
+        assertEquals(0, reserved.get());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_bodyOverMaxBody_isAFailedRequestThatKeepsTheConnection() {
+        EmbeddedChannel ch = channel(10_000);
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n" + "f".repeat(500));
+        PipelinedRequest tooLarge = ch.readInbound();
+        assertInstanceOf(TooLongHttpContentException.class, tooLarge.request().decoderResult().cause());
+        assertEquals("the body is above the limit of 1000 bytes (max-body)", tooLarge.request().decoderResult().cause().getMessage());
+        assertEquals(0, reserved.get(), "an oversized body reserved budget");
+        send(ch, "f".repeat(501) + "GET /v1/next HTTP/1.1\r\n\r\n");
+        PipelinedRequest next = ch.readInbound();
+        assertEquals("/v1/next", next.request().uri());
+        answer(ch, tooLarge);
+        answer(ch, next);
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_connectionClosedMidBody_givesItsReservationBack() {
+        EmbeddedChannel ch = channel(100);
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
+        assertEquals(80, reserved.get());
+        ch.close();
+        assertEquals(0, reserved.get());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_connectionClosedWithRequestsUnanswered_givesTheirReservationsBack() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n" + "g".repeat(50)
+                + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: x\r\nContent-Length: 70\r\n\r\n" + "h".repeat(70));
+        assertEquals(120, reserved.get());
+        PipelinedRequest a = ch.readInbound();
+        PipelinedRequest b = ch.readInbound();
+        a.request().release();
+        b.request().release();
+        ch.close();
+        assertEquals(0, reserved.get());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_refusedHead_isOneFailedRequestAndNothingAfterIsRead() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "GET /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /b HTTP/1.1\r\n\r\n");
+        PipelinedRequest failed = ch.readInbound();
+        HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+        assertEquals(411, cause.status().code());
+        assertFalse(failed.keepAlive);
+        assertNull(ch.readInbound());
+        failed.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_malformedRequestLine_isRefusedAtOnce_notAfterABlankLine() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "hello\r\n");
+        PipelinedRequest failed = ch.readInbound();
+        HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+        assertEquals(400, cause.status().code());
+        assertTrue(cause.getMessage().contains("request line"), cause.getMessage());
+        failed.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void decode_headerValueWithObsText_isTaken() {
+        EmbeddedChannel ch = channel(1000);
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1',
+            '\r', '\n', 'A', 'c', 'c', 'e', 'p', 't', ':', ' ', (byte) 0xE9, '\r', '\n', '\r', '\n'}));
+        PipelinedRequest in = ch.readInbound();
+        assertTrue(in.request().decoderResult().isSuccess(), () -> in.request().decoderResult().toString());
+        assertEquals("\u00e9", in.request().headers().get("accept"));
+        in.request().release();
+        ch.finishAndReleaseAll();
+    }
+}
