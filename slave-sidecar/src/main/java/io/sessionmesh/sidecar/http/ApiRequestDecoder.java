@@ -119,7 +119,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         int lf = in.indexOf(start, start + Math.min(in.readableBytes(), MAX_LINE_BYTES + 2), LF);
         if (lf < 0) {
             if (in.readableBytes() > MAX_LINE_BYTES + 1) {
-                reject(out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
+                reject(in, out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
                         + " bytes");
             }
             return;
@@ -138,7 +138,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         state = State.HEADERS;
         HttpRequestRejected failure = end < 0 ? bad("a bare CR in the request line") : requestLine(in, start, end);
         if (failure != null) {
-            reject(out, failure.status(), failure.getMessage());
+            reject(in, out, failure.status(), failure.getMessage());
         }
     }
 
@@ -184,7 +184,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         int lf = in.indexOf(start, start + Math.min(in.readableBytes(), room), LF);
         if (lf < 0) {
             if (in.readableBytes() >= room) {
-                reject(out, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the header lines are longer than "
+                reject(in, out, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the header lines are longer than "
                         + MAX_HEADER_BYTES + " bytes together");
             }
             return;
@@ -198,7 +198,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         HttpRequestRejected failure = end < 0 ? bad("a bare CR in a header line") : header(in, start, end);
         if (failure != null) {
-            reject(out, failure.status(), failure.getMessage());
+            reject(in, out, failure.status(), failure.getMessage());
         }
     }
 
@@ -270,16 +270,16 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     /** The blank line: the head is whole. Decides what becomes of the body. */
     private void headComplete(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (transferEncoding && contentLength >= 0) {
-            reject(out, HttpResponseStatus.BAD_REQUEST, "both Content-Length and Transfer-Encoding (refused: the two "
+            reject(in, out, HttpResponseStatus.BAD_REQUEST, "both Content-Length and Transfer-Encoding (refused: the two "
                     + "could be read differently on the way)");
             return;
         }
         if (transferEncoding) {
             if (transferCoding.toLowerCase(java.util.Locale.ROOT).trim().endsWith("chunked")) {
-                reject(out, HttpResponseStatus.LENGTH_REQUIRED, "Transfer-Encoding: chunked is not supported: send the "
+                reject(in, out, HttpResponseStatus.LENGTH_REQUIRED, "Transfer-Encoding: chunked is not supported: send the "
                         + "body with a Content-Length");
             } else {
-                reject(out, HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding \"" + transferCoding
+                reject(in, out, HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding \"" + transferCoding
                         + "\" is not supported: send the body with a Content-Length");
             }
             return;
@@ -287,7 +287,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         boolean expectContinue = false;
         if (expect != null) {
             if (!CONTINUE_100.contentEqualsIgnoreCase(expect)) {
-                reject(out, HttpResponseStatus.EXPECTATION_FAILED, "Expect \"" + expect + "\" is not supported: only "
+                reject(in, out, HttpResponseStatus.EXPECTATION_FAILED, "Expect \"" + expect + "\" is not supported: only "
                         + "100-continue");
                 return;
             }
@@ -321,7 +321,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         contentLength = length;
         state = State.BODY;
-        if (expectContinue && in.readableBytes() < length) {
+        if (expectContinue && in.readableBytes() < length && nothingPending(ctx)) {
+            // Only when no earlier answer is still due: a 100 written past them would be read as the earlier request's
+            // interim answer. Otherwise the client sends the body when its own wait for the 100 runs out (RFC 9110 10.1.1).
             ctx.writeAndFlush(Unpooled.wrappedBuffer(CONTINUE), ctx.voidPromise());
         }
     }
@@ -347,7 +349,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     }
 
     /** The request fails with this status, the connection closes after its answer, and nothing more is read. */
-    private void reject(List<Object> out, HttpResponseStatus status, String message) {
+    private void reject(ByteBuf in, List<Object> out, HttpResponseStatus status, String message) {
         if (headers == null) {
             headers = HEADERS.newHeaders();
             method = HttpMethod.GET;
@@ -356,10 +358,17 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         out.add(failed(new HttpRequestRejected(status, message)));
         state = State.DISCARD;
+        in.skipBytes(in.readableBytes()); // a decode that hands a message on must read something (else Netty throws)
     }
 
     private static HttpRequestRejected bad(String message) {
         return new HttpRequestRejected(HttpResponseStatus.BAD_REQUEST, message);
+    }
+
+    /** Whether no answer of an earlier request on this connection is still to be written. */
+    private static boolean nothingPending(ChannelHandlerContext ctx) {
+        HttpPipeliningHandler pipelining = ctx.pipeline().get(HttpPipeliningHandler.class);
+        return pipelining == null || pipelining.pending() == 0;
     }
 
     /** The end of the line that {@code lf} ends (before a CR in front of it), or -1 when a bare CR is inside it. */

@@ -22,8 +22,19 @@ import java.util.Map;
  * Anything else written (the decoder's {@code 100 Continue}, already bytes) passes through.
  */
 final class ApiResponseEncoder extends MessageToByteEncoder<FullHttpResponse> {
-    /** Status lines by code, built on first use (every status the API answers is a standard one). */
+    /** "HTTP/1.1 code reason\r\n" of every code 100..599 with Netty's reason, built once (published by class init). */
     private static final byte[][] STATUS_LINES = new byte[600][];
+
+    static {
+        for (int code = 100; code < STATUS_LINES.length; code++) {
+            STATUS_LINES[code] = line(code, HttpResponseStatus.valueOf(code).reasonPhrase());
+        }
+    }
+
+    private static byte[] line(int code, String reason) {
+        return ("HTTP/1.1 " + code + " " + reason + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     private static final int CRLF = ('\r' << 8) | '\n';
     private static final int COLON_SP = (':' << 8) | ' ';
 
@@ -66,18 +77,11 @@ final class ApiResponseEncoder extends MessageToByteEncoder<FullHttpResponse> {
         }
     }
 
-    /** "HTTP/1.1 code reason\r\n"; a status with a reason of its own, or out of range, is built each time. */
+    /** The status line: a standard one from the table; a status with a reason of its own, or out of range, built each time. */
     private static byte[] statusLine(HttpResponseStatus status) {
         int code = status.code();
         boolean standard = code >= 100 && code < STATUS_LINES.length
                 && HttpResponseStatus.valueOf(code).reasonPhrase().equals(status.reasonPhrase());
-        byte[] line = standard ? STATUS_LINES[code] : null;
-        if (line == null) {
-            line = ("HTTP/1.1 " + code + " " + status.reasonPhrase() + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-            if (standard) {
-                STATUS_LINES[code] = line; // a benign race: every thread builds the same bytes
-            }
-        }
-        return line;
+        return standard ? STATUS_LINES[code] : line(code, status.reasonPhrase());
     }
 }

@@ -141,6 +141,59 @@ class ApiRequestDecoderTest {
         ch.finishAndReleaseAll();
     }
 
+    /**
+     * An over-long request line or header block behind a request still unanswered: refused (414, 431) without an
+     * exception (which would close the connection and lose the earlier request's answer), and that answer still goes
+     * out, first.
+     */
+    @Test
+    void decode_oversizeLineOrHeaders_behindAPendingRequest_isRefused_andTheEarlierAnswerStillGoesOut() {
+        String longLine = "GET /" + "a".repeat(ApiRequestDecoder.MAX_LINE_BYTES + 10);
+        String longHeaders = "GET /b HTTP/1.1\r\n" + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(20);
+        for (String[] c : new String[][] {{longLine, "414"}, {longHeaders, "431"}}) {
+            EmbeddedChannel ch = channel(1000);
+            send(ch, "GET /first HTTP/1.1\r\n\r\n");
+            PipelinedRequest first = ch.readInbound();
+            send(ch, c[0]);
+            PipelinedRequest failed = ch.readInbound();
+            HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+            assertEquals(c[1], Integer.toString(cause.status().code()), cause.getMessage());
+            assertTrue(ch.isOpen(), "the refusal closed the connection before the first request's answer: " + c[1]);
+            first.request().release();
+            ch.writeAndFlush(first.answer(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                    Unpooled.EMPTY_BUFFER)));
+            Object out = ch.readOutbound();
+            assertInstanceOf(io.netty.handler.codec.http.FullHttpResponse.class, out, "the first answer went out");
+            assertEquals(200, ((io.netty.handler.codec.http.FullHttpResponse) out).status().code());
+            io.netty.util.ReferenceCountUtil.release(out);
+            failed.request().release();
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    /** 100 Continue is not written past an earlier answer still due (the client would take it for that request's). */
+    @Test
+    void decode_expectContinue_behindAPendingRequest_writesNo100() {
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "GET /first HTTP/1.1\r\n\r\n");
+        PipelinedRequest first = ch.readInbound();
+        send(ch, "PUT /b HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        assertNull(ch.readOutbound(), "a 100 Continue went out ahead of the first request's answer");
+        send(ch, "hello");
+        PipelinedRequest second = ch.readInbound();
+        assertEquals("hello", second.request().content().toString(StandardCharsets.US_ASCII));
+        first.request().release();
+        second.request().release();
+        ch.finishAndReleaseAll();
+
+        EmbeddedChannel idle = channel(1000);
+        send(idle, "PUT /b HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        io.netty.buffer.ByteBuf cont = idle.readOutbound();
+        assertTrue(cont.toString(StandardCharsets.US_ASCII).startsWith("HTTP/1.1 100"), "nothing due: the 100 goes out");
+        cont.release();
+        idle.finishAndReleaseAll();
+    }
+
     @Test
     void decode_malformedRequestLine_isRefusedAtOnce_notAfterABlankLine() {
         EmbeddedChannel ch = channel(1000);
