@@ -86,6 +86,11 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private long skipping;
     /** Reserved for the request being read, not yet handed on with it. */
     private long reserved;
+    /**
+     * Bytes of the line being read (from the reader index) already searched for its LF: a line that arrives in many
+     * pieces is searched once in all, not once a piece (which, a byte a packet, costs the square of the line limit).
+     */
+    private int scanned;
 
     ApiRequestDecoder(BodyBudget budget, int maxBodyBytes) {
         this.budget = budget;
@@ -116,14 +121,17 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             in.skipBytes(1); // empty lines before a request
         }
         int start = in.readerIndex();
-        int lf = in.indexOf(start, start + Math.min(in.readableBytes(), MAX_LINE_BYTES + 2), LF);
+        int limit = Math.min(in.readableBytes(), MAX_LINE_BYTES + 2);
+        int lf = in.indexOf(start + Math.min(scanned, limit), start + limit, LF);
         if (lf < 0) {
+            scanned = limit;
             if (in.readableBytes() > MAX_LINE_BYTES + 1) {
                 reject(in, out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
                         + " bytes");
             }
             return;
         }
+        scanned = 0;
         int end = lineEnd(in, start, lf);
         in.readerIndex(lf + 1);
         headers = HEADERS.newHeaders();
@@ -181,14 +189,17 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private void headers(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         int start = in.readerIndex();
         int room = MAX_HEADER_BYTES - headerBytes;
-        int lf = in.indexOf(start, start + Math.min(in.readableBytes(), room), LF);
+        int limit = Math.min(in.readableBytes(), room);
+        int lf = in.indexOf(start + Math.min(scanned, limit), start + limit, LF);
         if (lf < 0) {
+            scanned = limit;
             if (in.readableBytes() >= room) {
                 reject(in, out, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the header lines are longer than "
                         + MAX_HEADER_BYTES + " bytes together");
             }
             return;
         }
+        scanned = 0;
         headerBytes += lf + 1 - start;
         int end = lineEnd(in, start, lf);
         in.readerIndex(lf + 1);
@@ -358,6 +369,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         out.add(failed(new HttpRequestRejected(status, message)));
         state = State.DISCARD;
+        scanned = 0;
         in.skipBytes(in.readableBytes()); // a decode that hands a message on must read something (else Netty throws)
     }
 

@@ -171,6 +171,42 @@ class ApiRequestDecoderTest {
         }
     }
 
+    /**
+     * A head that arrives a byte at a time: read right (each line searched once in all, where it was searched again
+     * with every byte), and the limits still hold in that shape.
+     */
+    @Test
+    void decode_headAByteAtATime_isReadWhole_andTheLimitsStillHold() {
+        EmbeddedChannel ch = channel(1000);
+        String head = "PUT /v1/sessions/abc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\n\r\n{}";
+        for (byte b : head.getBytes(StandardCharsets.US_ASCII)) {
+            ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
+        }
+        PipelinedRequest request = ch.readInbound();
+        assertEquals("/v1/sessions/abc", request.request().uri());
+        assertEquals("application/json", request.request().headers().get("Content-Type"));
+        assertEquals("{}", request.request().content().toString(StandardCharsets.US_ASCII));
+        request.request().release();
+        ch.finishAndReleaseAll();
+
+        for (String[] c : new String[][] {{"GET /" + "a".repeat(ApiRequestDecoder.MAX_LINE_BYTES + 2), "414"},
+                {"GET / HTTP/1.1\r\nX-Pad: " + "p".repeat(ApiRequestDecoder.MAX_HEADER_BYTES + 2), "431"}}) {
+            EmbeddedChannel slow = channel(1000);
+            PipelinedRequest failed = null;
+            for (byte b : c[0].getBytes(StandardCharsets.US_ASCII)) {
+                slow.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
+                if ((failed = slow.readInbound()) != null) {
+                    break;
+                }
+            }
+            HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+            assertEquals(c[1], Integer.toString(cause.status().code()));
+            failed.request().release();
+            slow.finishAndReleaseAll();
+        }
+    }
+
     /** 100 Continue is not written past an earlier answer still due (the client would take it for that request's). */
     @Test
     void decode_expectContinue_behindAPendingRequest_writesNo100() {
