@@ -26,7 +26,12 @@ final class PrincipalIndex {
 
     private final ConcurrentHashMap<String, Object> byPrincipal = new ConcurrentHashMap<>();
 
-    void add(String principal, Session session) {
+    /** Puts {@code session} in its principal's entry (nothing for a session without one). */
+    void add(Session session) {
+        String principal = session.principal;
+        if (principal == null) {
+            return;
+        }
         byPrincipal.compute(principal, (p, entry) -> {
             if (entry == null) {
                 return session;
@@ -53,7 +58,12 @@ final class PrincipalIndex {
         });
     }
 
-    void remove(String principal, Session session) {
+    /** Takes {@code session} out of the entry of the principal it has now (before that principal changes). */
+    void remove(Session session) {
+        String principal = session.principal;
+        if (principal == null) {
+            return;
+        }
         byPrincipal.computeIfPresent(principal, (p, entry) -> {
             if (entry instanceof Session one) {
                 return one == session ? null : one;

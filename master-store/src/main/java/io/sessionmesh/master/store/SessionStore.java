@@ -191,7 +191,7 @@ public final class SessionStore {
             session.principal = principal;
             session.host = host;
         } while (sessions.putIfAbsent(session.id, session) != null);
-        indexPrincipal(session);
+        byPrincipal.add(session);
         return created(session);
     }
 
@@ -219,7 +219,7 @@ public final class SessionStore {
         if (!claim(id, session, now)) {
             throw new StoreException(Status.CONFLICT, "session id " + SessionIds.redact(id) + " is taken");
         }
-        indexPrincipal(session);
+        byPrincipal.add(session);
         return created(session);
     }
 
@@ -482,7 +482,7 @@ public final class SessionStore {
     /** {@link #delete(String, long, Invalidator)} at {@code now} (a replicated group's log time). */
     public Fence delete(String sessionId, long deleterBit, Invalidator invalidator, long now) {
         Session session = sessions.get(sessionId);
-        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+        if (session == null || session.removed || expiredHere(session, now)) {
             throw gone(session, now, !removalsByLogOnly); // a replica decides by the log alone (see changing)
         }
         Fence fence;
@@ -514,10 +514,10 @@ public final class SessionStore {
     public LoggedOut logout(String principal, long deleterBit, Invalidator invalidator, long now) {
         int count = 0;
         Fence all = null;
-        for (Session found : principalsSessions(principal)) {
+        for (Session found : byPrincipal.sessionsOf(principal)) {
             Session session = current(found);
             // a replica logs out every session its log has not removed, as its leader did (see changing)
-            if (!principal.equals(session.principal) || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+            if (!principal.equals(session.principal) || session.removed || expiredHere(session, now)) {
                 continue;
             }
             synchronized (session) {
@@ -564,9 +564,9 @@ public final class SessionStore {
                 budget.check(growth, "PRINCIPAL");
             }
             if (!java.util.Objects.equals(principal, session.principal)) {
-                unindexPrincipal(session);
+                byPrincipal.remove(session);
                 session.principal = principal;
-                indexPrincipal(session);
+                byPrincipal.add(session);
             }
             budget.principalsChanged(growth);
             session.registryVersion++;
@@ -604,7 +604,7 @@ public final class SessionStore {
         Session session = sessions.get(oldId);
         // a replica of a group decides by the log alone, not by expiry (see claim): the leader checked the session
         // was live before it proposed the rename, and every replica applies it alike
-        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+        if (session == null || session.removed || expiredHere(session, now)) {
             throw gone(session, now, !removalsByLogOnly);
         }
         if (!newId.equals(oldId) && !removalsByLogOnly) {
@@ -642,7 +642,7 @@ public final class SessionStore {
                     }
                     sessions.remove(newId, holder); // removed, its removal still under way elsewhere: not a holder
                 }
-                indexPrincipal(renamed);
+                byPrincipal.add(renamed);
                 fence = session.holders == null ? null : session.holders.deleted(session.id, renamerBit, invalidator);
                 session.renamedTo = renamed;
                 movedAway(session, now);
@@ -660,7 +660,7 @@ public final class SessionStore {
      */
     private void movedAway(Session session, long now) {
         session.removed = true;
-        unindexPrincipal(session);
+        byPrincipal.remove(session);
         session.registryVersion++;
         lifecycle.record(LifecycleEvent.Kind.DELETED, session, now);
         wheel.removed();
@@ -687,7 +687,7 @@ public final class SessionStore {
         long now = ticker.millis();
         counters.principalLists.increment();
         Set<String> ids = new LinkedHashSet<>(Math.min(limit, 16));
-        for (Session found : principalsSessions(principal)) {
+        for (Session found : byPrincipal.sessionsOf(principal)) {
             Session session = current(found);
             if (!principal.equals(session.principal) || session.removed || session.isExpired(now)
                     || ids.contains(session.id)) {
@@ -705,25 +705,6 @@ public final class SessionStore {
      * The session a pass over the store met, or what it became by RENAMEs since: a rename puts the new session in a
      * slot the pass may have passed already and takes the old one out, so without this the pass would see neither.
      */
-    /** The sessions in {@code principal}'s entry of the index, a weakly consistent view ({@link PrincipalIndex}). */
-    private Iterable<Session> principalsSessions(String principal) {
-        return byPrincipal.sessionsOf(principal);
-    }
-
-    /** Puts {@code session} in its principal's entry (nothing without one). */
-    private void indexPrincipal(Session session) {
-        if (session.principal != null) {
-            byPrincipal.add(session.principal, session);
-        }
-    }
-
-    /** Takes {@code session} out of its principal's entry. */
-    private void unindexPrincipal(Session session) {
-        if (session.principal != null) {
-            byPrincipal.remove(session.principal, session);
-        }
-    }
-
     /** How many principals the index holds an entry for (for tests: no more than the sessions' principals). */
     int indexedPrincipals() {
         return byPrincipal.principals();
@@ -953,7 +934,7 @@ public final class SessionStore {
      */
     public Taken takeForMove(String sessionId, Invalidator invalidator, long now) {
         Session session = sessions.get(sessionId);
-        if (session == null || session.removed || !removalsByLogOnly && session.isExpired(now)) {
+        if (session == null || session.removed || expiredHere(session, now)) {
             return null;
         }
         synchronized (session) {
@@ -996,7 +977,7 @@ public final class SessionStore {
         if (sessions.putIfAbsent(id, session) != null) {
             return false;
         }
-        indexPrincipal(session);
+        byPrincipal.add(session);
         budget.sectionsChanged(sections.length, bytes);
         budget.principalsChanged(MemoryBudget.principalCost(session.principal));
         wheel.schedule(session);
@@ -1025,13 +1006,21 @@ public final class SessionStore {
         session.bytes = bytes;
         budget.sectionsChanged(sections.length, bytes);
         sessions.put(id, session);
-        indexPrincipal(session);
+        byPrincipal.add(session);
         wheel.schedule(session);
     }
 
     /** The session's live state, or NOT_FOUND; extends its idle time. */
     private Session live(String sessionId, long now) {
         return live(sessionId, now, true);
+    }
+
+    /**
+     * Whether this store counts {@code session} expired at {@code now} by its own clock: a master alone does; a replica
+     * of a group never does, only its log removes sessions ({@link #removalsByLogOnly}).
+     */
+    private boolean expiredHere(Session session, long now) {
+        return !removalsByLogOnly && session.isExpired(now);
     }
 
     /**
@@ -1087,7 +1076,7 @@ public final class SessionStore {
                 return false;
             }
             session.removed = true;
-            unindexPrincipal(session);
+            byPrincipal.remove(session);
             budget.principalsChanged(-MemoryBudget.principalCost(session.principal));
             if (why != null) {
                 session.registryVersion++;

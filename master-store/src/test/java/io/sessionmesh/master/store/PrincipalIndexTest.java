@@ -13,8 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PrincipalIndexTest {
     private final PrincipalIndex index = new PrincipalIndex();
 
-    private static Session session(int i) {
-        return new Session("session-" + i, 0, 60_000, 3_600_000);
+    private static Session session(int i, String principal) {
+        Session s = new Session("session-" + i, 0, 60_000, 3_600_000);
+        s.principal = principal;
+        return s;
     }
 
     private Set<Session> of(String principal) {
@@ -27,24 +29,25 @@ class PrincipalIndexTest {
     void growsThroughArrayAndSet_andShrinksBack_listingExactlyWhatIsIn() {
         List<Session> alices = new ArrayList<>();
         for (int i = 0; i < 3 * PrincipalIndex.MAX_ARRAY_SESSIONS; i++) {
-            Session s = session(i);
+            Session s = session(i, "alice");
             alices.add(s);
-            index.add("alice", s);
-            index.add("alice", s); // twice: still once
+            index.add(s);
+            index.add(s); // twice: still once
             assertEquals(new HashSet<>(alices), of("alice"), "after adding " + (i + 1));
         }
-        Session bobs = session(1_000);
-        index.add("bob", bobs);
+        Session bobs = session(1_000, "bob");
+        index.add(bobs);
+        index.add(session(1_001, null)); // no principal: not indexed
         while (!alices.isEmpty()) {
             Session s = alices.remove(alices.size() - 1);
-            index.remove("alice", s);
-            index.remove("alice", s); // twice: nothing more
-            index.remove("alice", bobs); // not alice's: nothing
+            index.remove(s);
+            index.remove(s); // twice: nothing more
             assertEquals(new HashSet<>(alices), of("alice"), "after removing down to " + alices.size());
+            assertEquals(Set.of(bobs), of("bob"), "another principal's entry untouched");
         }
         assertEquals(Set.of(bobs), of("bob"));
         assertEquals(1, index.principals(), "alice's entry went with her last session");
-        index.remove("bob", bobs);
+        index.remove(bobs);
         assertEquals(0, index.principals());
         assertEquals(Set.of(), of("nobody"));
     }

@@ -46,6 +46,11 @@ class ApiRequestDecoderTest {
         }
     }
 
+    /** Why {@code failed} was refused (it must be a refused request). */
+    private static HttpRequestRejected rejection(PipelinedRequest failed) {
+        return assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+    }
+
     @Test
     void decode_bodyInPieces_isOneRequestWithItsHeadersAndBody() {
         EmbeddedChannel ch = channel(1000);
@@ -133,7 +138,7 @@ class ApiRequestDecoderTest {
         EmbeddedChannel ch = channel(1000);
         send(ch, "GET /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /b HTTP/1.1\r\n\r\n");
         PipelinedRequest failed = ch.readInbound();
-        HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+        HttpRequestRejected cause = rejection(failed);
         assertEquals(411, cause.status().code());
         assertFalse(failed.keepAlive);
         assertNull(ch.readInbound());
@@ -156,7 +161,7 @@ class ApiRequestDecoderTest {
             PipelinedRequest first = ch.readInbound();
             send(ch, c[0]);
             PipelinedRequest failed = ch.readInbound();
-            HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+            HttpRequestRejected cause = rejection(failed);
             assertEquals(c[1], Integer.toString(cause.status().code()), cause.getMessage());
             assertTrue(ch.isOpen(), "the refusal closed the connection before the first request's answer: " + c[1]);
             first.request().release();
@@ -200,7 +205,7 @@ class ApiRequestDecoderTest {
                     break;
                 }
             }
-            HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+            HttpRequestRejected cause = rejection(failed);
             assertEquals(c[1], Integer.toString(cause.status().code()));
             failed.request().release();
             slow.finishAndReleaseAll();
@@ -235,7 +240,7 @@ class ApiRequestDecoderTest {
         EmbeddedChannel ch = channel(1000);
         send(ch, "hello\r\n");
         PipelinedRequest failed = ch.readInbound();
-        HttpRequestRejected cause = assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
+        HttpRequestRejected cause = rejection(failed);
         assertEquals(400, cause.status().code());
         assertTrue(cause.getMessage().contains("request line"), cause.getMessage());
         failed.request().release();
