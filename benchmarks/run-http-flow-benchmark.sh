@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 18's measurement: CPU per end-user request by process, with a real HTTP service on each side. SessionMesh (the
 # example service, a sidecar, a master) and Spring Session on the local Redis (example-spring-session) as processes on
-# loopback, 1,000 sessions logged in, every flow warmed up once, then the floor (GET /deposits/floor, no session id),
-# the same with a session id it does not use, the read flow (GET /deposits/offer) and the write flow (PUT
-# /deposits/draft), each 15 s of warm-up and 15 s measured with 50 keep-alive connections; each process's CPU from its
+# loopback, all up at once, 1,000 sessions logged into each, every flow warmed up once, then the floor (GET
+# /deposits/floor, no session id), the same with a session id it does not use, the read flow (GET /deposits/offer) and
+# the write flow (PUT /deposits/draft), the systems in turn within each flow (--rounds N: all of it N times, with the
+# ratios' median), each 15 s of warm-up and 15 s measured with 50 keep-alive connections; each process's CPU from its
 # own counters. The TCP round-trip floor (TcpEcho, two processes) and the machine's facts come first. About 9 minutes. Flags after the script's name go to the driver (--help lists them:
 # --profile standard, --systems, --flows, --duration, --jfr, --out ...). Results:
 # benchmarks/results/http-flow-<date>/http-flow.{json,md} and the apps' logs; this output in benchmarks/target/http-flow.log.

@@ -35,13 +35,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Issue 18's measurement: CPU per end-user request by process, with a real HTTP service on each side. For each system
- * it starts the whole stack as processes on loopback (SessionMesh: a master, a sidecar and the example service;
- * Spring Session: the baseline app, example-spring-session, on the local Redis), logs in {@code --sessions} sessions
- * through the app, then runs each flow closed loop ({@link FlowClient}): a warm-up, then a measured window in which
- * latency is recorded per request and every process's CPU is read from its own counters at the start and the end
- * ({@link ProcessCpu}). Both apps run with the same JVM flags ({@link #APP_JVM}) and the same Tomcat settings. Writes
- * http-flow.json and http-flow.md ({@link HttpFlowReport}) to {@code --out}, and prints the table.
+ * Issue 18's measurement: CPU per end-user request by process, with a real HTTP service on each side. It starts every
+ * system's whole stack as processes on loopback (SessionMesh: a master, a sidecar and the example service; Spring
+ * Session: the baseline app, example-spring-session, on the local Redis) and logs {@code --sessions} sessions in through
+ * each app; then, for each flow, it runs the systems in turn, closed loop ({@link FlowClient}): a warm-up, then a
+ * measured window in which latency is recorded per request and every process's CPU is read from its own counters at the
+ * start and the end ({@link ProcessCpu}); all of that {@code --rounds} times. A system's windows and its rival's are
+ * thus a minute apart, not a whole system's run apart, and with rounds the machine's drift shows as the spread of each
+ * ratio across them. Both apps run with the same JVM flags ({@link #APP_JVM}) and the same Tomcat settings. Writes
+ * http-flow.json and http-flow.md ({@link HttpFlowReport}) to {@code --out}, and prints the tables.
  *
  * <p>Started by benchmarks/run-http-flow-benchmark.sh, which builds the jars and measures the loopback floor first.
  */
@@ -75,93 +77,126 @@ public final class HttpFlowBenchmark {
         System.out.printf("CPU from /proc/<pid>/stat utime+stime, %d ticks a second: a process at 0.1 core for %d s gives "
                 + "%d ticks, so per-request figures are good to about 1%% at that load and better above.%n",
                 ProcessCpu.TICKS_PER_SECOND, o.duration().toSeconds(), o.duration().toSeconds() * ProcessCpu.TICKS_PER_SECOND / 10);
-        List<FlowResult> results = new ArrayList<>();
-        for (String system : o.systems()) {
-            results.addAll(run(o, system));
+        List<List<FlowResult>> rounds = new ArrayList<>();
+        List<Stack> stacks = new java.util.concurrent.CopyOnWriteArrayList<>(); // the hook reads it from its thread
+        Thread hook = new Thread(() -> stacks.forEach(Stack::close), "stop-stacks");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            // every stack up and warm first, so that the systems are measured in turn, flow by flow, round after round:
+            // the machine's drift then falls on both sides of each ratio alike
+            for (String system : o.systems()) {
+                stacks.add(Stack.start(o, system));
+            }
+            if (o.prewarm()) {
+                for (Stack stack : stacks) {
+                    prewarm(o, stack);
+                }
+            }
+            for (int round = 1; round <= o.rounds(); round++) {
+                List<FlowResult> results = new ArrayList<>();
+                for (Flow flow : o.flows()) {
+                    for (Stack stack : stacks) {
+                        FlowResult r = measure(o, stack.system(), flow, stack.port(), stack.sessions(), stack.pids());
+                        System.out.printf("%s%s %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, errors %d, CPU ms/req %s, stack %.3f, driver %.3f%n",
+                                o.rounds() > 1 ? "round " + round + ": " : "", stack.system(), flow.label(),
+                                r.requestsPerSecond(), r.p50Ms(), r.p99Ms(), r.errors(), r.cpuMsPerRequest(),
+                                r.stackMsPerRequest(), r.msPerRequest(r.driverTicks()));
+                        if (r.firstError() != null) {
+                            System.out.println("  first error: " + r.firstError());
+                        }
+                        results.add(r);
+                    }
+                }
+                rounds.add(results);
+            }
+        } finally {
+            stacks.forEach(Stack::close);
+            Runtime.getRuntime().removeShutdownHook(hook);
         }
-        HttpFlowReport.write(o.out(), o.describe(), machine, results);
+        HttpFlowReport.write(o.out(), o.describe(), machine, rounds);
         System.out.println();
-        System.out.print(HttpFlowReport.markdown(results, HttpFlowReport.derive(results)));
+        System.out.print(HttpFlowReport.markdown(rounds));
         System.out.println("\nwritten: " + o.out().resolve("http-flow.json") + ", " + o.out().resolve("http-flow.md"));
     }
 
-    /** One system: its stack up, sessions in, every flow measured, the stack stopped (also on failure or Ctrl-C). */
-    static List<FlowResult> run(HttpFlowOptions o, String system) throws Exception {
-        ServerProcesses processes = new ServerProcesses();
-        Thread hook = new Thread(processes::close, "stop-" + system);
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            Map<String, Long> pids = new LinkedHashMap<>();
-            int port = freePort();
-            List<String> args = new ArrayList<>(APP_FLAGS);
-            args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile()));
-            Path log = o.out().resolve(system + "-app.log");
-            System.out.println("starting " + system + " (" + o.profile() + " sessions)");
-            if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
-                int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"),
-                        o.masterFlags());
-                long masterPid = processes.lastPid();
-                // a short path of its own (a socket's path is at most 107 bytes), removed by the sidecar when it stops
-                Path socket = system.equals(HttpFlowOptions.SESSIONMESH_UNIX)
-                        ? Files.createTempDirectory("sm-http-flow").resolve("sidecar.sock") : null;
-                List<String> sidecarFlags = new ArrayList<>(o.sidecarFlags());
-                if (socket != null) {
-                    sidecarFlags.addAll(List.of("--unix-socket", socket.toString()));
-                }
-                int[] sidecar = processes.sidecar(o.sidecarJar(), master, jvm(o, ServerProcesses.SIDECAR_JVM, system + "-sidecar"),
-                        sidecarFlags);
-                long sidecarPid = processes.lastPid();
-                ServerProcesses.awaitMaster(sidecar[1]);
-                args.add("--sessionmesh.sidecar-uri=" + (socket == null ? "http://127.0.0.1:" + sidecar[0] : "unix:" + socket));
-                Path serviceJar = system.equals(HttpFlowOptions.SPRING_SESSION_ON_SESSIONMESH) ? o.dropInJar() : o.serviceJar();
-                pids.put("service", processes.app(serviceJar, jvm(o, APP_JVM, system + "-service"), args, port,
-                        "/deposits/floor", log));
-                pids.put("sidecar", sidecarPid);
-                pids.put("master", masterPid);
-            } else {
-                args.addAll(List.of("--spring.data.redis.host=" + o.redis().getHostString(),
-                        "--spring.data.redis.port=" + o.redis().getPort(), "--spring.data.redis.database=" + o.redisDatabase(),
-                        "--spring.session.redis.namespace=" + NAMESPACE));
-                deleteKeys(o);
-                pids.put("app", processes.app(o.baselineJar(), jvm(o, APP_JVM, system + "-app"), args, port, "/deposits/floor", log));
-                pids.put("redis", redisPid(o));
-            }
-            System.out.println(system + " processes: " + pids);
-            List<String> sessions = login(port, o.sessions());
-            for (Flow flow : o.flows()) {
-                check(port, flow, sessions.get(0));
-            }
-            if (o.prewarm()) {
-                // every flow once before any is measured: the code they share (Tomcat, MVC, Jackson, the store's
-                // client) is compiled by then, so the first flow measured does not pay for the JIT of the others
-                for (Flow flow : o.flows()) {
-                    try (FlowClient client = new FlowClient(port, flow, sessions)) {
-                        client.start(o.connections());
-                        Thread.sleep(o.warmup().toMillis());
-                        client.stop();
+    /** One system's stack, up with its sessions logged in; closing it stops its processes (and empties Redis of its keys). */
+    record Stack(HttpFlowOptions options, String system, ServerProcesses processes, int port, Map<String, Long> pids,
+                 List<String> sessions) implements AutoCloseable {
+
+        /** The system's processes started, its sessions logged in and every flow checked once; stopped on failure. */
+        static Stack start(HttpFlowOptions o, String system) throws Exception {
+            ServerProcesses processes = new ServerProcesses();
+            try {
+                Map<String, Long> pids = new LinkedHashMap<>();
+                int port = freePort();
+                List<String> args = new ArrayList<>(APP_FLAGS);
+                args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile()));
+                Path log = o.out().resolve(system + "-app.log");
+                System.out.println("starting " + system + " (" + o.profile() + " sessions)");
+                if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
+                    int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"),
+                            o.masterFlags());
+                    long masterPid = processes.lastPid();
+                    // a short path of its own (a socket's path is at most 107 bytes), removed by the sidecar when it stops
+                    Path socket = system.equals(HttpFlowOptions.SESSIONMESH_UNIX)
+                            ? Files.createTempDirectory("sm-http-flow").resolve("sidecar.sock") : null;
+                    List<String> sidecarFlags = new ArrayList<>(o.sidecarFlags());
+                    if (socket != null) {
+                        sidecarFlags.addAll(List.of("--unix-socket", socket.toString()));
                     }
+                    int[] sidecar = processes.sidecar(o.sidecarJar(), master,
+                            jvm(o, ServerProcesses.SIDECAR_JVM, system + "-sidecar"), sidecarFlags);
+                    long sidecarPid = processes.lastPid();
+                    ServerProcesses.awaitMaster(sidecar[1]);
+                    args.add("--sessionmesh.sidecar-uri=" + (socket == null ? "http://127.0.0.1:" + sidecar[0] : "unix:" + socket));
+                    Path serviceJar = system.equals(HttpFlowOptions.SPRING_SESSION_ON_SESSIONMESH) ? o.dropInJar() : o.serviceJar();
+                    pids.put("service", processes.app(serviceJar, jvm(o, APP_JVM, system + "-service"), args, port,
+                            "/deposits/floor", log));
+                    pids.put("sidecar", sidecarPid);
+                    pids.put("master", masterPid);
+                } else {
+                    args.addAll(List.of("--spring.data.redis.host=" + o.redis().getHostString(),
+                            "--spring.data.redis.port=" + o.redis().getPort(), "--spring.data.redis.database=" + o.redisDatabase(),
+                            "--spring.session.redis.namespace=" + NAMESPACE));
+                    deleteKeys(o);
+                    pids.put("app", processes.app(o.baselineJar(), jvm(o, APP_JVM, system + "-app"), args, port,
+                            "/deposits/floor", log));
+                    pids.put("redis", redisPid(o));
                 }
-                System.out.println(system + ": pre-warmed every flow for " + o.warmup().toSeconds() + " s");
-            }
-            List<FlowResult> results = new ArrayList<>();
-            for (Flow flow : o.flows()) {
-                FlowResult r = measure(o, system, flow, port, sessions, pids);
-                System.out.printf("%s %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, errors %d, CPU ms/req %s, stack %.3f, driver %.3f%n",
-                        system, flow.label(), r.requestsPerSecond(), r.p50Ms(), r.p99Ms(), r.errors(), r.cpuMsPerRequest(),
-                        r.stackMsPerRequest(), r.msPerRequest(r.driverTicks()));
-                if (r.firstError() != null) {
-                    System.out.println("  first error: " + r.firstError());
+                System.out.println(system + " processes: " + pids);
+                List<String> sessions = login(port, o.sessions());
+                for (Flow flow : o.flows()) {
+                    check(port, flow, sessions.get(0));
                 }
-                results.add(r);
-            }
-            return results;
-        } finally {
-            processes.close();
-            Runtime.getRuntime().removeShutdownHook(hook);
-            if (system.equals(HttpFlowOptions.SPRING_SESSION)) {
-                deleteKeys(o);
+                return new Stack(o, system, processes, port, pids, sessions);
+            } catch (Exception | Error e) {
+                processes.close();
+                throw e;
             }
         }
+
+        @Override
+        public void close() {
+            processes.close();
+            if (system.equals(HttpFlowOptions.SPRING_SESSION)) {
+                deleteKeys(options);
+            }
+        }
+    }
+
+    /**
+     * Every flow once for --warmup before any is measured: the code they share (Tomcat, MVC, Jackson, the store's
+     * client) is compiled by then, so the first flow measured does not pay for the JIT of the others.
+     */
+    static void prewarm(HttpFlowOptions o, Stack stack) throws Exception {
+        for (Flow flow : o.flows()) {
+            try (FlowClient client = new FlowClient(stack.port(), flow, stack.sessions())) {
+                client.start(o.connections());
+                Thread.sleep(o.warmup().toMillis());
+                client.stop();
+            }
+        }
+        System.out.println(stack.system() + ": pre-warmed every flow for " + o.warmup().toSeconds() + " s");
     }
 
     /** A warm-up, then the measured window: latency, answers, errors and each process's CPU in it. */

@@ -26,6 +26,9 @@ import java.util.Map;
  *   <tr><td>--sessions</td><td>{@value #DEFAULT_SESSIONS}</td><td>sessions logged in before the flows</td></tr>
  *   <tr><td>--connections</td><td>{@value #DEFAULT_CONNECTIONS}</td><td>keep-alive connections, one request outstanding on each</td></tr>
  *   <tr><td>--warmup, --duration</td><td>15s, 15s</td><td>per system and flow; CPU and latency count in the second only</td></tr>
+ *   <tr><td>--rounds</td><td>1</td><td>times every flow is measured on every system, the systems in turn within a
+ *       flow (all stacks stay up); the issue's figures are derived for each round and given as their median (at most
+ *       {@value #MAX_ROUNDS})</td></tr>
  *   <tr><td>--prewarm</td><td>true</td><td>before the first measurement, every flow for --warmup once (the JIT of the
  *       code the flows share is then not in the first flow's figures)</td></tr>
  *   <tr><td>--redis</td><td>127.0.0.1:6379</td><td>Spring Session's Redis</td></tr>
@@ -40,7 +43,7 @@ import java.util.Map;
  * </table>
  */
 record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
-                       Duration warmup, Duration duration, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
+                       Duration warmup, Duration duration, int rounds, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
                        List<String> masterFlags, List<String> sidecarFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path dropInJar, Path out) {
     static final String SESSIONMESH = "sessionmesh";
     /** SessionMesh with the service on the sidecar's Unix domain socket ({@code unix-socket}) instead of TCP. */
@@ -57,6 +60,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
     static final int DEFAULT_CONNECTIONS = 50;
     /** A Redis database index of the benchmark's own, so that its keys disturb nothing else. */
     static final int DEFAULT_REDIS_DATABASE = 12;
+    /** The most --rounds: each round of the default flows and systems takes about 4 minutes. */
+    static final int MAX_ROUNDS = 20;
 
     static String usage() {
         return """
@@ -70,6 +75,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                   --sessions 1000         sessions logged in first
                   --connections 50        keep-alive connections, one request outstanding on each
                   --warmup 15s --duration 15s   per system and flow
+                  --rounds 1              every flow on every system this many times, the systems in turn; the
+                                          issue's figures for each round and their median
                   --prewarm true          every flow for --warmup once before the first measured
                   --redis 127.0.0.1:6379 --redis-database 12   Spring Session's Redis
                   --jfr                   flight recordings of the server processes, in --out
@@ -88,12 +95,13 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         int connections = s.integer("connections", DEFAULT_CONNECTIONS, 1, 4096);
         Duration warmup = s.duration("warmup", Duration.ofSeconds(15), Duration.ZERO, Duration.ofHours(1));
         Duration duration = s.duration("duration", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofHours(1));
+        int rounds = s.integer("rounds", 1, 1, MAX_ROUNDS);
         boolean prewarm = s.bool("prewarm", true);
         InetSocketAddress redis = s.hostPort("redis", "127.0.0.1:6379");
         int database = s.integer("redis-database", DEFAULT_REDIS_DATABASE, 0, 15);
         boolean jfr = s.bool("jfr", false);
         Path agent = s.path("agent", null);
-        return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, prewarm, redis, database,
+        return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, rounds, prewarm, redis, database,
                 jfr, agent, flags(s.string("master-flags", "")), flags(s.string("sidecar-flags", "")),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
@@ -125,6 +133,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         m.put("connections", connections);
         m.put("warmup_s", warmup.toMillis() / 1000.0);
         m.put("duration_s", duration.toMillis() / 1000.0);
+        m.put("rounds", rounds);
         m.put("prewarm", prewarm);
         m.put("redis", redis.getHostString() + ":" + redis.getPort() + "/" + redisDatabase);
         m.put("jfr", jfr);

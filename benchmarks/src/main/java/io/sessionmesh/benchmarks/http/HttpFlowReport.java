@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,8 @@ import java.util.Map;
  * the read flow, SessionMesh over Spring Session for CPU per request (whole stack), throughput and p99; and the
  * service-side cost of sessions on the read flow (the service's CPU per request on the read flow minus on the floor,
  * which does the same HTTP, MVC and JSON work with no session). A figure whose inputs were not measured (a system or
- * flow left out) is absent.
+ * flow left out) is absent. With several rounds ({@code --rounds}) the figures are derived for each round and judged
+ * by their median ({@link #median}).
  *
  * <table>
  *   <caption>Targets (issue 18)</caption>
@@ -111,21 +113,106 @@ final class HttpFlowReport {
         return b.toString();
     }
 
+    /**
+     * The derived figures of several rounds as one: each figure's median over the rounds that have it (the middle
+     * value; the mean of the two middle ones for an even count), judged against its target by that median, with every
+     * round's value beside it.
+     */
+    static Map<String, Object> median(List<Map<String, Object>> rounds) {
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        Map<String, String> targets = new LinkedHashMap<>();
+        for (Map<String, Object> round : rounds) {
+            round.forEach((name, v) -> {
+                Map<String, Object> f = figureOf(v);
+                values.computeIfAbsent(name, k -> new ArrayList<>()).add((Double) f.get("value"));
+                if (f.get("target") != null) {
+                    targets.put(name, (String) f.get("target"));
+                }
+            });
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        values.forEach((name, list) -> {
+            List<Double> sorted = list.stream().sorted().toList();
+            int n = sorted.size();
+            double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+            String target = targets.get(name);
+            Map<String, Object> f;
+            if (target == null) {
+                f = new LinkedHashMap<>(Map.of("value", median));
+            } else {
+                String[] opAndValue = target.split(" ");
+                f = figure(median, opAndValue[0], Double.parseDouble(opAndValue[1]));
+            }
+            f.put("rounds", list);
+            d.put(name, f);
+        });
+        return d;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> figureOf(Object v) {
+        return (Map<String, Object>) v;
+    }
+
+    /** Every round's table and derived figures (headed by its number when there are several), then their medians. */
+    static String markdown(List<List<FlowResult>> rounds) {
+        if (rounds.size() == 1) {
+            return markdown(rounds.get(0), derive(rounds.get(0)));
+        }
+        StringBuilder b = new StringBuilder();
+        List<Map<String, Object>> derived = new ArrayList<>();
+        for (int i = 0; i < rounds.size(); i++) {
+            Map<String, Object> d = derive(rounds.get(i));
+            derived.add(d);
+            b.append("### Round ").append(i + 1).append("\n\n").append(markdown(rounds.get(i), d)).append('\n');
+        }
+        Map<String, Object> median = median(derived);
+        if (!median.isEmpty()) {
+            b.append("### Median of the ").append(rounds.size()).append(" rounds\n\n")
+                    .append("| derived (issue 18) | median | each round | target | met |\n|---|---:|---|---|---|\n");
+            median.forEach((name, v) -> {
+                Map<String, Object> f = figureOf(v);
+                @SuppressWarnings("unchecked")
+                List<Double> each = (List<Double>) f.get("rounds");
+                b.append(String.format(Locale.ROOT, "| %s | %.3f | %s | %s | %s |%n", name, (Double) f.get("value"),
+                        String.join(" / ", each.stream().map(x -> String.format(Locale.ROOT, "%.3f", x)).toList()),
+                        f.getOrDefault("target", ""), f.getOrDefault("met", "")));
+            });
+        }
+        return b.toString();
+    }
+
     private static String ms(double v) {
         return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
     }
 
-    /** Writes http-flow.json (the options, the machine, every result, the derived figures) and http-flow.md. */
-    static void write(Path out, Map<String, Object> options, Map<String, Object> machine, List<FlowResult> results)
+    /**
+     * Writes http-flow.json (the options, the machine, every result with its round, each round's derived figures, and
+     * the derived figures: the one round's, or the rounds' medians) and http-flow.md.
+     */
+    static void write(Path out, Map<String, Object> options, Map<String, Object> machine, List<List<FlowResult>> rounds)
             throws IOException {
-        Map<String, Object> derived = derive(results);
+        List<Object> results = new ArrayList<>();
+        List<Map<String, Object>> derivedByRound = new ArrayList<>();
+        for (int i = 0; i < rounds.size(); i++) {
+            for (FlowResult r : rounds.get(i)) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("round", i + 1);
+                m.putAll(r.describe());
+                results.add(m);
+            }
+            derivedByRound.add(derive(rounds.get(i)));
+        }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("options", options);
         json.put("machine", machine);
-        json.put("results", results.stream().map(FlowResult::describe).toList());
-        json.put("derived", derived);
+        json.put("results", results);
+        if (rounds.size() > 1) {
+            json.put("derived_by_round", derivedByRound);
+        }
+        json.put("derived", rounds.size() == 1 ? derivedByRound.get(0) : median(derivedByRound));
         Files.createDirectories(out);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("http-flow.json").toFile(), json);
-        Files.writeString(out.resolve("http-flow.md"), markdown(results, derived));
+        Files.writeString(out.resolve("http-flow.md"), markdown(rounds));
     }
 }

@@ -22,6 +22,7 @@ class HttpFlowOptionsTest {
         assertEquals(Duration.ofSeconds(15), o.warmup());
         assertEquals(Duration.ofSeconds(15), o.duration());
         assertTrue(o.prewarm());
+        assertEquals(1, o.rounds());
         assertTrue(o.out().toString().startsWith("benchmarks/results/http-flow-"));
     }
 
@@ -33,6 +34,15 @@ class HttpFlowOptionsTest {
         assertEquals(List.of(Flow.WRITE), o.flows());
         assertEquals("standard", o.profile());
         assertTrue(o.jfr());
+    }
+
+    @Test
+    void parse_rounds_keptAndBounded() {
+        assertEquals(3, HttpFlowOptions.parse("--rounds", "3").rounds());
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> HttpFlowOptions.parse("--rounds", "0"));
+        assertTrue(zero.getMessage().contains("rounds"), zero.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> HttpFlowOptions.parse("--rounds", String.valueOf(HttpFlowOptions.MAX_ROUNDS + 1)));
     }
 
     @Test

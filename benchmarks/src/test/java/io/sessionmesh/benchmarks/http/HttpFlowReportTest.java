@@ -88,4 +88,51 @@ class HttpFlowReportTest {
     static double value(Map<String, Object> derived, String name) {
         return (Double) figure(derived, name).get("value");
     }
+
+    /** One round of SessionMesh and Spring Session on the write flow: SessionMesh's stack spends {@code smTicks} ticks. */
+    private static List<FlowResult> writeRound(long smTicks) {
+        return List.of(result("sessionmesh", "write", 5_000, 10, ticks("service", smTicks, "sidecar", 0, "master", 0)),
+                result("spring-session", "write", 2_000, 40, ticks("app", 160, "redis", 0)));
+    }
+
+    @Test
+    void median_ofRounds_isTheMiddleValue_andJudgedByIt() {
+        // write CPU ratios: 0.3 ms / 0.8 ms = 0.375; 0.46 / 0.8 = 0.575; 0.36 / 0.8 = 0.45
+        List<Map<String, Object>> rounds = List.of(HttpFlowReport.derive(writeRound(150)),
+                HttpFlowReport.derive(writeRound(230)), HttpFlowReport.derive(writeRound(180)));
+        assertEquals(false, figure(rounds.get(1), "write_cpu_ratio").get("met"));
+        Map<String, Object> m = HttpFlowReport.median(rounds);
+        assertEquals(0.45, value(m, "write_cpu_ratio"), 1e-9);
+        assertEquals(true, figure(m, "write_cpu_ratio").get("met"), "judged by the median, not by the worst round");
+        @SuppressWarnings("unchecked")
+        List<Double> each = (List<Double>) figure(m, "write_cpu_ratio").get("rounds");
+        assertEquals(3, each.size());
+        assertEquals(0.375, each.get(0), 1e-9, "every round's value, in the rounds' order");
+        assertEquals(0.575, each.get(1), 1e-9);
+        assertEquals(0.45, each.get(2), 1e-9);
+        assertEquals("<= 0.5", figure(m, "write_cpu_ratio").get("target"));
+    }
+
+    @Test
+    void median_ofAnEvenCount_isTheMeanOfTheMiddleTwo_andAFigureWithoutTargetStaysWithout() {
+        List<Map<String, Object>> rounds = List.of(
+                Map.of("write_cpu_ratio", Map.of("value", 0.4, "target", "<= 0.5", "met", true),
+                        "spring-session_read_session_cost_ms", Map.of("value", 0.3)),
+                Map.of("write_cpu_ratio", Map.of("value", 0.7, "target", "<= 0.5", "met", false),
+                        "spring-session_read_session_cost_ms", Map.of("value", 0.2)));
+        Map<String, Object> m = HttpFlowReport.median(rounds);
+        assertEquals(0.55, value(m, "write_cpu_ratio"), 1e-9);
+        assertEquals(false, figure(m, "write_cpu_ratio").get("met"));
+        assertEquals(0.25, value(m, "spring-session_read_session_cost_ms"), 1e-9);
+        assertFalse(figure(m, "spring-session_read_session_cost_ms").containsKey("met"));
+    }
+
+    @Test
+    void markdown_ofRounds_headsEachRound_andListsTheMedianWithEveryRound() {
+        String table = HttpFlowReport.markdown(List.of(writeRound(150), writeRound(230), writeRound(180)));
+        assertTrue(table.contains("### Round 1"), table);
+        assertTrue(table.contains("### Round 3"), table);
+        assertTrue(table.contains("| write_cpu_ratio | 0.450 | 0.375 / 0.575 / 0.450 | <= 0.5 | true |"), table);
+        assertFalse(HttpFlowReport.markdown(List.of(writeRound(150))).contains("### Round"), "one round: one table, as before");
+    }
 }
