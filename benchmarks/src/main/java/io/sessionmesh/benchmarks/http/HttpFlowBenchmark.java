@@ -56,6 +56,13 @@ public final class HttpFlowBenchmark {
      * comparison would include connection set-up).
      */
     static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1");
+    /**
+     * Both systems' session idle timeout during a run: the apps' own 5 minutes (the master's default, the Spring app's
+     * {@code spring.session.timeout}) is shorter than a system waits between its read windows with every stack up, and
+     * the two differ in what extends it (Spring Session's filter touches the session on the floor-session flow, the
+     * example service does not), so the sessions of one side could expire mid-run and not the other's.
+     */
+    static final String SESSION_IDLE_TIMEOUT = "30m";
     /** The Spring Session app's key namespace in Redis, deleted at the end. */
     static final String NAMESPACE = "sessionmesh-bench:spring-session";
     /** Threads logging sessions in. */
@@ -134,8 +141,12 @@ public final class HttpFlowBenchmark {
                 Path log = o.out().resolve(system + "-app.log");
                 System.out.println("starting " + system + " (" + o.profile() + " sessions)");
                 if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
+                    List<String> masterFlags = new ArrayList<>(o.masterFlags());
+                    if (!masterFlags.contains("--idle-timeout")) { // a flag may be given once: the user's wins
+                        masterFlags.addAll(List.of("--idle-timeout", SESSION_IDLE_TIMEOUT));
+                    }
                     int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"),
-                            o.masterFlags());
+                            masterFlags);
                     long masterPid = processes.lastPid();
                     // a short path of its own (a socket's path is at most 107 bytes), removed by the sidecar when it stops
                     Path socket = system.equals(HttpFlowOptions.SESSIONMESH_UNIX)
@@ -157,7 +168,7 @@ public final class HttpFlowBenchmark {
                 } else {
                     args.addAll(List.of("--spring.data.redis.host=" + o.redis().getHostString(),
                             "--spring.data.redis.port=" + o.redis().getPort(), "--spring.data.redis.database=" + o.redisDatabase(),
-                            "--spring.session.redis.namespace=" + NAMESPACE));
+                            "--spring.session.redis.namespace=" + NAMESPACE, "--spring.session.timeout=" + SESSION_IDLE_TIMEOUT));
                     deleteKeys(o);
                     pids.put("app", processes.app(o.baselineJar(), jvm(o, APP_JVM, system + "-app"), args, port,
                             "/deposits/floor", log));
