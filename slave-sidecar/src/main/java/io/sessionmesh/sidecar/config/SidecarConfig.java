@@ -391,7 +391,7 @@ public final class SidecarConfig {
      * host spend about four times the sidecar's CPU on each request (RESULTS.md 12.14: 0.12-0.14 ms against 0.035-0.045 ms
      * a write), so a sidecar with every core as a loop only splits its batches: on 2 cores one loop instead of two took
      * the whole stack's CPU a write request from 0.187 to 0.158-0.174 ms and its p99 from 11.5 to 8.4-9.9 ms, the
-     * sidecar's own CPU by 13-20% and the master's by 40% (one data connection a master carries the loop's writes in
+     * sidecar's own CPU by 12-21% and the master's by 40% (one data connection a master carries the loop's writes in
      * fewer, larger batches). Half the cores still leaves it twice the threads its share of a saturated host needs.
      */
     public static int defaultIoThreads(int cores) {
