@@ -57,12 +57,13 @@ public final class HttpFlowBenchmark {
      */
     static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1");
     /**
-     * Both systems' session idle timeout during a run: the apps' own 5 minutes (the master's default, the Spring app's
-     * {@code spring.session.timeout}) is shorter than a system waits between its read windows with every stack up, and
-     * the two differ in what extends it (Spring Session's filter touches the session on the floor-session flow, the
-     * example service does not), so the sessions of one side could expire mid-run and not the other's.
+     * The least session idle timeout of a run, on both sides ({@link #sessionIdleTimeout}): the apps' own 5 minutes (the
+     * master's default, the Spring apps' {@code spring.session.timeout}) is shorter than a system waits between its read
+     * windows with every stack up, and the two differ in what extends it (Spring Session's filter touches the session
+     * on the floor-session flow, the example service does not), so the sessions of one side could expire mid-run and
+     * not the other's.
      */
-    static final String SESSION_IDLE_TIMEOUT = "30m";
+    static final Duration MIN_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
     /** The Spring Session app's key namespace in Redis, deleted at the end. */
     static final String NAMESPACE = "sessionmesh-bench:spring-session";
     /** Threads logging sessions in. */
@@ -85,14 +86,16 @@ public final class HttpFlowBenchmark {
                 + "%d ticks, so per-request figures are good to about 1%% at that load and better above.%n",
                 ProcessCpu.TICKS_PER_SECOND, o.duration().toSeconds(), o.duration().toSeconds() * ProcessCpu.TICKS_PER_SECOND / 10);
         List<List<FlowResult>> rounds = new ArrayList<>();
-        List<Stack> stacks = new java.util.concurrent.CopyOnWriteArrayList<>(); // the hook reads it from its thread
-        Thread hook = new Thread(() -> stacks.forEach(Stack::close), "stop-stacks");
+        List<Stack> stacks = new ArrayList<>();
+        // every stack's processes from the moment they exist (a stack still starting included): the hook stops them
+        List<ServerProcesses> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread hook = new Thread(() -> stop(o, started), "stop-stacks");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             // every stack up and warm first, so that the systems are measured in turn, flow by flow, round after round:
             // the machine's drift then falls on both sides of each ratio alike
             for (String system : o.systems()) {
-                stacks.add(Stack.start(o, system));
+                stacks.add(Stack.start(o, system, started));
             }
             if (o.prewarm()) {
                 for (Stack stack : stacks) {
@@ -102,7 +105,9 @@ public final class HttpFlowBenchmark {
             for (int round = 1; round <= o.rounds(); round++) {
                 List<FlowResult> results = new ArrayList<>();
                 for (Flow flow : o.flows()) {
-                    for (Stack stack : stacks) {
+                    // each round starts the turn one system later, so that no system is always measured first
+                    for (int i = 0; i < stacks.size(); i++) {
+                        Stack stack = stacks.get((i + round - 1) % stacks.size());
                         FlowResult r = measure(o, stack.system(), flow, stack.port(), stack.sessions(), stack.pids());
                         System.out.printf("%s%s %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, errors %d, CPU ms/req %s, stack %.3f, driver %.3f%n",
                                 o.rounds() > 1 ? "round " + round + ": " : "", stack.system(), flow.label(),
@@ -117,8 +122,12 @@ public final class HttpFlowBenchmark {
                 rounds.add(results);
             }
         } finally {
-            stacks.forEach(Stack::close);
-            Runtime.getRuntime().removeShutdownHook(hook);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is stopping them already; stopping twice is harmless
+            }
+            stop(o, started);
         }
         HttpFlowReport.write(o.out(), o.describe(), machine, rounds);
         System.out.println();
@@ -126,24 +135,65 @@ public final class HttpFlowBenchmark {
         System.out.println("\nwritten: " + o.out().resolve("http-flow.json") + ", " + o.out().resolve("http-flow.md"));
     }
 
-    /** One system's stack, up with its sessions logged in; closing it stops its processes (and empties Redis of its keys). */
-    record Stack(HttpFlowOptions options, String system, ServerProcesses processes, int port, Map<String, Long> pids,
-                 List<String> sessions) implements AutoCloseable {
+    /**
+     * Stops every stack's processes, each whatever became of the others, then empties Redis of the benchmark's keys
+     * when Spring Session ran (a failure to is printed: the next run's start deletes them too).
+     */
+    static void stop(HttpFlowOptions o, List<ServerProcesses> started) {
+        for (ServerProcesses processes : started) {
+            try {
+                processes.close();
+            } catch (RuntimeException e) {
+                System.err.println("could not stop every process of a stack: " + e);
+            }
+        }
+        if (o.systems().contains(HttpFlowOptions.SPRING_SESSION)) {
+            try {
+                deleteKeys(o);
+            } catch (RuntimeException e) {
+                System.err.println("could not delete the benchmark's keys in Redis: " + e);
+            }
+        }
+    }
 
-        /** The system's processes started, its sessions logged in and every flow checked once; stopped on failure. */
-        static Stack start(HttpFlowOptions o, String system) throws Exception {
+    /**
+     * The session idle timeout of both sides during a run: at least {@link #MIN_SESSION_IDLE_TIMEOUT}, and twice the
+     * longest a system can go between two windows that use its sessions (the pre-warm and one round of every system's
+     * flows), so that no session expires mid-run whatever --warmup, --duration and the lists are.
+     */
+    static Duration sessionIdleTimeout(HttpFlowOptions o) {
+        Duration window = o.warmup().plus(o.duration());
+        long windows = (long) o.systems().size() * o.flows().size();
+        Duration longestGap = window.multipliedBy(windows).plus(o.warmup().multipliedBy(windows));
+        Duration twice = longestGap.multipliedBy(2);
+        return twice.compareTo(MIN_SESSION_IDLE_TIMEOUT) > 0 ? twice : MIN_SESSION_IDLE_TIMEOUT;
+    }
+
+    /** One system's stack, up with its sessions logged in (its processes are stopped by {@link #stop}). */
+    record Stack(String system, int port, Map<String, Long> pids, List<String> sessions) {
+
+        /**
+         * The system's processes started (and added to {@code started} at once, for the hook), its sessions logged in
+         * and every flow checked once; its processes stopped on failure.
+         */
+        static Stack start(HttpFlowOptions o, String system, List<ServerProcesses> started) throws Exception {
             ServerProcesses processes = new ServerProcesses();
+            started.add(processes);
+            String idleTimeout = sessionIdleTimeout(o).toSeconds() + "s";
             try {
                 Map<String, Long> pids = new LinkedHashMap<>();
                 int port = freePort();
                 List<String> args = new ArrayList<>(APP_FLAGS);
-                args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile()));
+                // every app, the drop-in's included (its sessions get their timeout from it, whatever the master's)
+                args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile(),
+                        "--spring.session.timeout=" + idleTimeout));
                 Path log = o.out().resolve(system + "-app.log");
                 System.out.println("starting " + system + " (" + o.profile() + " sessions)");
                 if (!system.equals(HttpFlowOptions.SPRING_SESSION)) {
                     List<String> masterFlags = new ArrayList<>(o.masterFlags());
-                    if (!masterFlags.contains("--idle-timeout")) { // a flag may be given once: the user's wins
-                        masterFlags.addAll(List.of("--idle-timeout", SESSION_IDLE_TIMEOUT));
+                    // a flag may be given once (--name value or --name=value): the user's wins
+                    if (masterFlags.stream().noneMatch(f -> f.equals("--idle-timeout") || f.startsWith("--idle-timeout="))) {
+                        masterFlags.addAll(List.of("--idle-timeout", idleTimeout));
                     }
                     int master = processes.master(o.masterJar(), jvm(o, ServerProcesses.MASTER_JVM, system + "-master"),
                             masterFlags);
@@ -168,7 +218,7 @@ public final class HttpFlowBenchmark {
                 } else {
                     args.addAll(List.of("--spring.data.redis.host=" + o.redis().getHostString(),
                             "--spring.data.redis.port=" + o.redis().getPort(), "--spring.data.redis.database=" + o.redisDatabase(),
-                            "--spring.session.redis.namespace=" + NAMESPACE, "--spring.session.timeout=" + SESSION_IDLE_TIMEOUT));
+                            "--spring.session.redis.namespace=" + NAMESPACE));
                     deleteKeys(o);
                     pids.put("app", processes.app(o.baselineJar(), jvm(o, APP_JVM, system + "-app"), args, port,
                             "/deposits/floor", log));
@@ -179,18 +229,10 @@ public final class HttpFlowBenchmark {
                 for (Flow flow : o.flows()) {
                     check(port, flow, sessions.get(0));
                 }
-                return new Stack(o, system, processes, port, pids, sessions);
+                return new Stack(system, port, pids, sessions);
             } catch (Exception | Error e) {
                 processes.close();
                 throw e;
-            }
-        }
-
-        @Override
-        public void close() {
-            processes.close();
-            if (system.equals(HttpFlowOptions.SPRING_SESSION)) {
-                deleteKeys(options);
             }
         }
     }
