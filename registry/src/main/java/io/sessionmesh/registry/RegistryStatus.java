@@ -8,7 +8,7 @@ import java.util.Map;
  * percentiles are over the interval since the previous {@link RegistryWriter#status()} call, and since start.
  *
  * @param state {@value #UP}, or {@value #DEGRADED}: the database is unreachable or failing, or a re-sync (or the
- *              first migration) is pending
+ *              first migration) is pending or running
  * @param backlog events waiting to be written (buffered, and the batch in hand)
  * @param backlogPeak the largest backlog the writer saw (just before taking a batch) over the last interval
  * @param bound the most events buffered before a re-sync covers them instead

@@ -86,6 +86,11 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     private volatile int pendingEvents;
     private volatile long written;
     private volatile long batches;
+    /**
+     * A re-sync is running: the writer is DEGRADED until it commits (resyncNeeded is cleared when it starts, so that a
+     * request made meanwhile asks for another, and cannot say this alone).
+     */
+    private volatile boolean resyncing;
     private volatile long resyncs;
     private volatile long resyncRows;
     private volatile long failures;
@@ -200,7 +205,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     }
 
     private String currentState() {
-        return failing || !migrated || resyncNeeded.get() ? RegistryStatus.DEGRADED : RegistryStatus.UP;
+        return failing || !migrated || resyncing || resyncNeeded.get() ? RegistryStatus.DEGRADED : RegistryStatus.UP;
     }
 
     private void run() {
@@ -308,6 +313,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
 
     private void resync() throws SQLException {
         long overflowsBefore = buffer.overflows();
+        resyncing = true;
         resyncNeeded.set(false); // a request or an overflow from now on asks for another
         long start = System.nanoTime();
         Resync.Result r;
@@ -316,6 +322,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             resyncNeeded.set(true);
             throw e;
+        } finally {
+            resyncing = false;
         }
         resyncs++;
         resyncRows += r.copied();
