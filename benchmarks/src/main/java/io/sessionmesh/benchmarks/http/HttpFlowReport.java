@@ -156,15 +156,17 @@ final class HttpFlowReport {
 
     /** Every round's table and derived figures (headed by its number when there are several), then their medians. */
     static String markdown(List<List<FlowResult>> rounds) {
+        return markdown(rounds, rounds.stream().map(HttpFlowReport::derive).toList());
+    }
+
+    /** As {@link #markdown(List)}, with each round's figures already derived. */
+    private static String markdown(List<List<FlowResult>> rounds, List<Map<String, Object>> derived) {
         if (rounds.size() == 1) {
-            return markdown(rounds.get(0), derive(rounds.get(0)));
+            return markdown(rounds.get(0), derived.get(0));
         }
         StringBuilder b = new StringBuilder();
-        List<Map<String, Object>> derived = new ArrayList<>();
         for (int i = 0; i < rounds.size(); i++) {
-            Map<String, Object> d = derive(rounds.get(i));
-            derived.add(d);
-            b.append("### Round ").append(i + 1).append("\n\n").append(markdown(rounds.get(i), d)).append('\n');
+            b.append("### Round ").append(i + 1).append("\n\n").append(markdown(rounds.get(i), derived.get(i))).append('\n');
         }
         Map<String, Object> median = median(derived);
         if (!median.isEmpty()) {
@@ -213,6 +215,6 @@ final class HttpFlowReport {
         json.put("derived", rounds.size() == 1 ? derivedByRound.get(0) : median(derivedByRound));
         Files.createDirectories(out);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("http-flow.json").toFile(), json);
-        Files.writeString(out.resolve("http-flow.md"), markdown(rounds));
+        Files.writeString(out.resolve("http-flow.md"), markdown(rounds, derivedByRound));
     }
 }
