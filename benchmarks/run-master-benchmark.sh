@@ -13,6 +13,9 @@
 #   MASTER_JAVA_OPTS  more JVM flags for the master (a JFR recording, say); @IO@ becomes the thread count
 #   MASTER_FLAGS  more master settings, e.g. "--io-transport nio"
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
+#   FLOOR=0       skip the floor: by default the writes also run against MasterFloor (the master's framing and
+#                 event loop, answering OK with no work), on one I/O thread, to show the master's own cost above it
+#   FLOOR_FLAGS   more floor settings, e.g. "--io-transport nio" (to match MASTER_FLAGS)
 #   HEAP=0        skip the heap-per-session part
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail
@@ -25,6 +28,7 @@ out=benchmarks/results
 stamp=${STAMP:-$(date -u +%Y-%m-%d)}
 mkdir -p "$out"
 master_port=${MASTER_PORT:-7401}
+floor_port=${FLOOR_PORT:-7402}
 redis_port=${REDIS_PORT:-6390}
 
 pids=()
@@ -38,6 +42,15 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --d
 pids+=($!)
 wait_port "$redis_port"
 redis_pid=${pids[0]}
+floor_args=()
+if [ "${FLOOR:-1}" != 0 ]; then
+  java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
+    --io-threads 1 ${FLOOR_FLAGS:-} \
+    > benchmarks/target/master-floor.log 2>&1 &
+  pids+=($!)
+  wait_port "$floor_port"
+  floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "${pids[-1]}")
+fi
 for io in ${IO_THREADS:-1 2}; do
   # AlwaysPreTouch: the heap is touched at start, not during the first measured row (which paid ~300,000 page faults)
   java -Xms2g -Xmx2g -XX:+AlwaysPreTouch $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
@@ -47,7 +60,7 @@ for io in ${IO_THREADS:-1 2}; do
   echo "== master with $io I/O thread(s)"
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
     --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} \
-    --master-pid "$master_pid" --redis-pid "$redis_pid" \
+    --master-pid "$master_pid" --redis-pid "$redis_pid" "${floor_args[@]}" \
     --out "$out/master-vs-redis-io$io-$stamp.json" | tee "benchmarks/target/master-vs-redis-io$io.log"
   kill "$master_pid"; wait "$master_pid" 2>/dev/null || true
 done

@@ -60,10 +60,13 @@ import java.util.concurrent.TimeUnit;
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
  *     [--ops read,write] [--client raw|connection] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
+ *     [--floor 127.0.0.1:7402 --floor-pid N]
  * </pre>
  *
  * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
- * other work, the figure least disturbed by it.
+ * other work, the figure least disturbed by it. With {@code --floor} (a {@link MasterFloor}: the master's framing and
+ * event loop answering OK without any work), each write configuration is also run against it, so that the CPU a write
+ * costs above that floor, the master's own work, is read beside what SET costs above it.
  */
 public final class MasterVsRedis {
     /** The three sections every preloaded session holds. */
@@ -86,6 +89,9 @@ public final class MasterVsRedis {
         masterPid = flags.integer("master-pid", 0, 0, Integer.MAX_VALUE);
         redisPid = flags.integer("redis-pid", 0, 0, Integer.MAX_VALUE);
         rawClient = flags.choice("client", "raw", List.of("raw", "connection")).equals("raw");
+        String floorAt = flags.string("floor", "");
+        InetSocketAddress floor = floorAt.isEmpty() ? null : resolved(flags.hostPort("floor", floorAt));
+        long floorPid = flags.integer("floor-pid", 0, 0, Integer.MAX_VALUE);
         flags.checkAllUsed();
         System.out.println("our client: " + (rawClient ? "raw (pre-encoded frames, answers counted by their headers, as "
                 + "redis-benchmark does)" : "MasterConnection (the sidecar's client: a future and a table entry a request)"));
@@ -96,6 +102,8 @@ public final class MasterVsRedis {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<String> rows = new ArrayList<>();
         StringBuilder table = new StringBuilder();
+        StringBuilder floorTable = new StringBuilder("| connections | pipeline | floor req/s | CPU us/write: floor, master, "
+                + "Redis SET | above the floor: master, SET |\n|---:|---:|---:|---|---|\n");
         table.append("| operation | connections | pipeline | master req/s | Redis req/s | master / Redis | master p50 / p99 / p99.9 us"
                 + " | Redis p50 / p99 us | Redis SET req/s, master / SET, p50 / p99 us | CPU us/request: master, Redis, Redis SET |"
                 + "\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n");
@@ -117,6 +125,18 @@ public final class MasterVsRedis {
                         Result set = op.equals("write")
                                 ? runRedisBenchmark(redis, sessions, values[0].length, "set", c, depth, n) : null;
                         double setRatio = set == null ? Double.NaN : ours.throughput / set.throughput;
+                        // The same writes against the floor (no work behind the master's framing): what is the master's own.
+                        Result fl = floor != null && set != null ? runRaw(group, floor, requestBodies(ids, values, op),
+                                Opcodes.WRITE, c, depth, seconds, floorPid) : null;
+                        if (fl != null) {
+                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d floor  %,10.0f req/s p50 %6.0f p99 %6.0f us "
+                                    + "cpu %5.2f us/req | above it: master %5.2f, SET %5.2f us/req%n", op, c, depth,
+                                    fl.throughput, fl.p50, fl.p99, fl.cpuPerRequest(), ours.cpuPerRequest() - fl.cpuPerRequest(),
+                                    set.cpuPerRequest() - fl.cpuPerRequest());
+                            floorTable.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
+                                    c, depth, fl.throughput, fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
+                                    ours.cpuPerRequest() - fl.cpuPerRequest(), set.cpuPerRequest() - fl.cpuPerRequest()));
+                        }
                         if (set != null) {
                             System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d %61s"
                                     + "| SET   %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n", op, c,
@@ -131,7 +151,8 @@ public final class MasterVsRedis {
                                         set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
                         rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
                                 + "\"redis\":%s,\"ratio\":%.3f%s}", op, c, depth, ours.json(), theirs.json(), ratio,
-                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio)));
+                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio))
+                                + (fl == null ? "" : ",\"floor\":" + fl.json()));
                     }
                 }
             }
@@ -144,6 +165,10 @@ public final class MasterVsRedis {
                 + String.join(",\n", rows) + "\n]}\n");
         System.out.println();
         System.out.print(table);
+        if (floor != null) {
+            System.out.println("\nThe writes against the floor (MasterFloor: the master's framing and loop, no work):\n");
+            System.out.print(floorTable);
+        }
         System.out.println("\nresults: " + out);
     }
 
@@ -266,8 +291,8 @@ public final class MasterVsRedis {
     /** USER_HZ: 100 on every Linux this runs on. */
     static final double CLOCK_TICKS = 100;
 
-    static Result runMaster(EventLoopGroup group, InetSocketAddress master, String[] ids, byte[][] values, String op,
-                            int connections, int depth, int seconds) throws Exception {
+    /** The request bodies of {@code op}, one per session: a read of the three sections, or a write of the first. */
+    static byte[][] requestBodies(String[] ids, byte[][] values, String op) {
         BinaryTransportCodec codec = new BinaryTransportCodec();
         byte[][] bodies = new byte[ids.length][];
         for (int i = 0; i < ids.length; i++) {
@@ -276,8 +301,15 @@ public final class MasterVsRedis {
                     : codec.encode(new WriteRequest(ids[i], List.of(new SectionDelta(SECTIONS[0], Map.of("value", values[0]),
                             List.of()))));
         }
+        return bodies;
+    }
+
+    static Result runMaster(EventLoopGroup group, InetSocketAddress master, String[] ids, byte[][] values, String op,
+                            int connections, int depth, int seconds) throws Exception {
+        byte[][] bodies = requestBodies(ids, values, op);
         if (rawClient) {
-            return runRaw(group, master, bodies, op.equals("read") ? Opcodes.READ : Opcodes.WRITE, connections, depth, seconds);
+            return runRaw(group, master, bodies, op.equals("read") ? Opcodes.READ : Opcodes.WRITE, connections, depth, seconds,
+                    masterPid);
         }
         List<MasterConnection> conns = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
@@ -293,7 +325,7 @@ public final class MasterVsRedis {
                     loops.add(loop);
                 }
                 return loops;
-            }, seconds);
+            }, seconds, masterPid);
         } finally {
             for (MasterConnection c : conns) {
                 c.close();
@@ -310,17 +342,17 @@ public final class MasterVsRedis {
      * A warm-up (JIT on both sides), then the measured run, the same loops: throughput, latency and the master's CPU
      * per request; our client's CPU per request is printed.
      */
-    static Result measure(LoopStarter starter, int seconds) throws Exception {
+    static Result measure(LoopStarter starter, int seconds, long serverPid) throws Exception {
         runLoops(starter, Math.max(1, seconds / 2), null);
         Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
-        double cpu = cpuMicros(masterPid);
+        double cpu = cpuMicros(serverPid);
         double self = cpuMicros(ProcessHandle.current().pid());
         long start = System.nanoTime();
         long requests = runLoops(starter, seconds, histogram);
         double elapsed = (System.nanoTime() - start) / 1e9;
         printClientCpu(cpuMicros(ProcessHandle.current().pid()) - self, requests);
         return new Result(requests / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(masterPid) - cpu);
+                histogram.getValueAtPercentile(99.9), histogram.getMaxValue(), requests, cpuMicros(serverPid) - cpu);
     }
 
     /** Runs the loops {@code starter} starts for {@code seconds}; returns the requests answered. */
@@ -339,7 +371,7 @@ public final class MasterVsRedis {
 
     /** {@link #runMaster} with the raw client: a warm-up, then the measured run. */
     static Result runRaw(EventLoopGroup group, InetSocketAddress master, byte[][] bodies, int opcode, int connections,
-                         int depth, int seconds) throws Exception {
+                         int depth, int seconds, long serverPid) throws Exception {
         List<Channel> channels = new ArrayList<>();
         try {
             for (int i = 0; i < connections; i++) {
@@ -359,7 +391,7 @@ public final class MasterVsRedis {
                     loops.add(loop);
                 }
                 return loops;
-            }, seconds);
+            }, seconds, serverPid);
         } finally {
             for (Channel c : channels) {
                 c.close().sync();
