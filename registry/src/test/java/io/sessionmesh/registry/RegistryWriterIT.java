@@ -17,6 +17,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static io.sessionmesh.registry.LifecycleEvent.Kind.CREATED;
 import static io.sessionmesh.registry.LifecycleEvent.Kind.DELETED;
@@ -203,6 +205,41 @@ class RegistryWriterIT {
         Row row = rows(url).get("s1");
         assertEquals("s1 active bob v1", row.key());
         assertEquals(later, row.createdAt().toEpochMilli());
+    }
+
+    /**
+     * The status through a re-sync held open (its read of the store blocks): DEGRADED the whole time, not only while
+     * it is pending, so that nobody reads UP from a table the re-sync has not yet made right; UP once it commits.
+     */
+    @Test
+    void resync_whileItRuns_statusIsDegraded_thenUpOnceCommitted() throws Exception {
+        start(config(url));
+        store.apply(event(CREATED, "s1", 1, "alice", OWNER)); // its event never sent: only the re-sync writes it
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        writer.close();
+        writer = new RegistryWriter(config(url), OWNER, active -> {
+            reading.countDown();
+            try {
+                assertTrue(release.await(60, TimeUnit.SECONDS), "released");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            store.forEach(active);
+        });
+        writer.start(); // a re-sync at start, held inside its read of the store
+        assertTrue(reading.await(60, TimeUnit.SECONDS), "the re-sync started");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(RegistryStatus.DEGRADED, writer.status().state(), "during the re-sync, look " + i);
+            Thread.sleep(20);
+        }
+        assertNull(rows(url).get("s1"), "nothing written yet");
+        release.countDown();
+        awaitCaughtUp(writer);
+        RegistryStatus s = writer.status();
+        assertEquals(1, s.resyncs(), s.toString());
+        assertEquals("s1 active alice v1", rows(url).get("s1").key());
     }
 
     @Test
