@@ -2,7 +2,7 @@
 # The master's benchmarks of benchmarks/RESULTS.md, section 2: the master against redis-server on the same
 # machine (both on loopback, the same load at the same concurrency and pipeline depth), with the master on one
 # I/O thread (as Redis) and on two; then the master's heap per session at 100,000 sessions of the standard
-# workload. About 8 minutes on 2 cores.
+# workload. About 10 minutes on 2 cores (8 without the floor).
 # Results: benchmarks/results/master-vs-redis-io<N>-<date>.json, heap-per-session-<date>.txt.
 #
 # Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it):
@@ -35,34 +35,44 @@ pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; pids=(); }
 trap cleanup EXIT
 wait_port() { for i in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# Refuses a port something already listens on (a process left over from an earlier run would be measured instead).
+free() { if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then echo "port $1 is in use: stop what listens there ($2 needs it)" >&2; exit 1; fi; }
+# The process just started listens on its port.
+started() { wait_port "$2" && kill -0 "$1" 2>/dev/null || { echo "$3 did not start on port $2 (see its log)" >&2; exit 1; }; }
+# Stops one process this script started and forgets it.
+stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; local keep=(); for p in "${pids[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done; pids=("${keep[@]+"${keep[@]}"}"); }
 
+free "$redis_port" redis-server; free "$master_port" "the master"; [ "${FLOOR:-1}" = 0 ] || free "$floor_port" MasterFloor
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | cut -d' ' -f3)"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   --logfile "$PWD/benchmarks/target/redis.log" &
-pids+=($!)
-wait_port "$redis_port"
-redis_pid=${pids[0]}
-floor_args=()
-if [ "${FLOOR:-1}" != 0 ]; then
-  java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
-    --io-threads 1 ${FLOOR_FLAGS:-} \
-    > benchmarks/target/master-floor.log 2>&1 &
-  pids+=($!)
-  wait_port "$floor_port"
-  floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "${pids[-1]}")
-fi
+redis_pid=$!
+pids+=("$redis_pid")
+started "$redis_pid" "$redis_port" redis-server
 for io in ${IO_THREADS:-1 2}; do
+  floor_args=()
+  if [ "${FLOOR:-1}" != 0 ]; then
+    # the floor on as many I/O threads as the master it is read beside
+    java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
+      --io-threads "$io" ${FLOOR_FLAGS:-} > "benchmarks/target/master-floor-io$io.log" 2>&1 &
+    floor_pid=$!
+    pids+=("$floor_pid")
+    started "$floor_pid" "$floor_port" MasterFloor
+    floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "$floor_pid")
+  fi
   # AlwaysPreTouch: the heap is touched at start, not during the first measured row (which paid ~300,000 page faults)
   java -Xms2g -Xmx2g -XX:+AlwaysPreTouch $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     ${MASTER_FLAGS:-} > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
-  wait_port "$master_port"
+  pids+=("$master_pid")
+  started "$master_pid" "$master_port" "the master"
   echo "== master with $io I/O thread(s)"
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
     --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} \
-    --master-pid "$master_pid" --redis-pid "$redis_pid" "${floor_args[@]}" \
+    --master-pid "$master_pid" --redis-pid "$redis_pid" ${floor_args[@]+"${floor_args[@]}"} \
     --out "$out/master-vs-redis-io$io-$stamp.json" | tee "benchmarks/target/master-vs-redis-io$io.log"
-  kill "$master_pid"; wait "$master_pid" 2>/dev/null || true
+  stop "$master_pid"
+  [ -z "${floor_args[*]:-}" ] || stop "$floor_pid"
 done
 cleanup
 

@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.master;
 
+import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.io.IoTransport;
 import io.sessionmesh.wire.protocol.Frame;
@@ -11,6 +12,7 @@ import io.sessionmesh.wire.transport.BinaryTransportCodec;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -31,9 +33,6 @@ import java.net.InetSocketAddress;
  * </pre>
  */
 public final class MasterFloor implements AutoCloseable {
-    /** The largest body the floor frames (the master's default max-frame): a larger one is refused, as the master does. */
-    static final int MAX_FRAME_BYTES = 16 << 20;
-
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
@@ -44,12 +43,20 @@ public final class MasterFloor implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts a floor server on {@code 127.0.0.1:port} (0: any free port) with {@code ioThreads} event loops. */
+    /**
+     * Starts a floor server on {@code 127.0.0.1:port} (0: any free port) with {@code ioThreads} event loops, framing
+     * bodies up to the master's default {@code max-frame} (a larger one is answered TOO_LARGE and skipped, as there).
+     */
     public static MasterFloor start(int port, int ioThreads, IoTransport transport) throws InterruptedException {
+        return start(port, ioThreads, transport, MasterConfig.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    static MasterFloor start(int port, int ioThreads, IoTransport transport, int maxFrameBytes) throws InterruptedException {
         EventLoopGroup boss = transport.eventLoops(1, "floor-accept");
-        EventLoopGroup workers = transport.eventLoops(ioThreads, "floor-io");
+        EventLoopGroup workers = null;
         BinaryTransportCodec codec = new BinaryTransportCodec();
         try {
+            workers = transport.eventLoops(ioThreads, "floor-io");
             Channel server = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(transport.serverChannel())
@@ -58,7 +65,7 @@ public final class MasterFloor implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel ch) {
                             ch.pipeline()
-                                    .addLast("frames", new FrameDecoder(MAX_FRAME_BYTES))
+                                    .addLast("frames", new FrameDecoder(maxFrameBytes))
                                     .addLast("encoder", new FrameEncoder(codec, null, true))
                                     .addLast("answers", new Answerer());
                         }
@@ -67,7 +74,9 @@ public final class MasterFloor implements AutoCloseable {
             return new MasterFloor(boss, workers, server);
         } catch (RuntimeException | InterruptedException e) {
             boss.shutdownGracefully();
-            workers.shutdownGracefully();
+            if (workers != null) {
+                workers.shutdownGracefully();
+            }
             throw e;
         }
     }
@@ -84,16 +93,21 @@ public final class MasterFloor implements AutoCloseable {
         workers.shutdownGracefully().syncUninterruptibly();
     }
 
-    /** Answers every request frame OK with an empty body; a frame it cannot take with its error; closes a broken stream. */
+    /**
+     * Answers every request frame OK with an empty body; a frame it cannot take with its error (TOO_LARGE, say); a
+     * stream that is not frames with BAD_REQUEST, then closes it once that is written (as the master does).
+     */
     private static final class Answerer extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof InvalidFrame invalid) {
-                ctx.write(new MasterAnswer.Error(invalid.opcode(), invalid.requestId(), invalid.status(), invalid.message()),
-                        ctx.voidPromise());
+                MasterAnswer.Error error = new MasterAnswer.Error(invalid.opcode(), invalid.requestId(), invalid.status(),
+                        invalid.message());
                 if (invalid.fatal()) {
-                    ctx.flush();
-                    ctx.close();
+                    ctx.channel().config().setAutoRead(false);
+                    ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    ctx.write(error, ctx.voidPromise());
                 }
                 return;
             }
@@ -106,11 +120,16 @@ public final class MasterFloor implements AutoCloseable {
                 frame.release();
             }
         }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a reset by the load generator, say: nothing to answer
+        }
     }
 
     public static void main(String[] args) throws Exception {
         Settings flags = Settings.fromArgs(args);
-        int port = flags.integer("port", 7402, 1, 65_535);
+        int port = flags.port("port", 7402);
         int ioThreads = flags.integer("io-threads", 1, 1, 64);
         String transportSetting = flags.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
         flags.checkAllUsed();

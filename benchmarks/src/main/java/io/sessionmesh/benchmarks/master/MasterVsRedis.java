@@ -89,10 +89,12 @@ public final class MasterVsRedis {
         masterPid = flags.integer("master-pid", 0, 0, Integer.MAX_VALUE);
         redisPid = flags.integer("redis-pid", 0, 0, Integer.MAX_VALUE);
         rawClient = flags.choice("client", "raw", List.of("raw", "connection")).equals("raw");
-        String floorAt = flags.string("floor", "");
-        InetSocketAddress floor = floorAt.isEmpty() ? null : resolved(flags.hostPort("floor", floorAt));
+        InetSocketAddress floor = flags.isSet("floor") ? resolved(flags.hostPort("floor", null)) : null;
         long floorPid = flags.integer("floor-pid", 0, 0, Integer.MAX_VALUE);
         flags.checkAllUsed();
+        if (floor != null && floorPid == 0) {
+            throw new IllegalArgumentException("--floor needs --floor-pid: the floor's CPU a request is what it measures");
+        }
         System.out.println("our client: " + (rawClient ? "raw (pre-encoded frames, answers counted by their headers, as "
                 + "redis-benchmark does)" : "MasterConnection (the sidecar's client: a future and a table entry a request)"));
 
@@ -150,9 +152,9 @@ public final class MasterVsRedis {
                                 + String.format(Locale.ROOT, " %.2f, %.2f, %s |", ours.cpuPerRequest(), theirs.cpuPerRequest(),
                                         set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
                         rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
-                                + "\"redis\":%s,\"ratio\":%.3f%s}", op, c, depth, ours.json(), theirs.json(), ratio,
-                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio))
-                                + (fl == null ? "" : ",\"floor\":" + fl.json()));
+                                + "\"redis\":%s,\"ratio\":%.3f%s%s}", op, c, depth, ours.json(), theirs.json(), ratio,
+                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio),
+                                fl == null ? "" : ",\"floor\":" + fl.json()));
                     }
                 }
             }

@@ -17,7 +17,7 @@ import java.net.Socket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The floor server over real TCP: every request answered OK in order, with its id and an empty body. */
-class MasterFloorTest {
+class MasterFloorIT {
     private static byte[] frame(int opcode, int flags, int requestId, int bodyBytes) {
         ByteBuf b = Unpooled.buffer();
         FrameHeader.write(b, opcode, flags, 0, requestId, bodyBytes);
@@ -56,6 +56,25 @@ class MasterFloorTest {
             assertEquals(0, first[4], "an empty body");
             assertEquals(Opcodes.READ, second[0]);
             assertEquals(8, second[3]);
+        }
+    }
+
+    @Test
+    void aFrameOverTheLimit_isAnsweredTooLargeAndSkipped_andTheConnectionGoesOn() throws Exception {
+        try (MasterFloor floor = MasterFloor.start(0, 1, IoTransport.choose("auto"), 1024);
+             Socket s = new Socket("127.0.0.1", floor.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(frame(Opcodes.WRITE, 0, 1, 2000));
+            out.write(frame(Opcodes.WRITE, 0, 2, 1000));
+            out.flush();
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            int[] refused = answer(in);
+            assertEquals(1, refused[3]);
+            assertEquals(Status.TOO_LARGE, refused[2]);
+            int[] next = answer(in);
+            assertEquals(2, next[3]);
+            assertEquals(Status.OK, next[2]);
         }
     }
 
