@@ -233,6 +233,8 @@ class ApiRequestParsingIT {
                 "400", "more than one Content-Length"});
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nContent-Length: -3\r\n\r\n", "400", "Content-Length"});
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nExpect: teapot\r\n\r\n", "417", "teapot"});
+        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\n\r\n", "400", "must have a Host header"});
+        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", "400", "more than one Host"});
         cases.add(new String[] {"GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n", "414", "8192"});
         cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nX-Big: " + "b".repeat(17000) + "\r\n\r\n", "431", "16384"});
         for (String[] k : cases) {

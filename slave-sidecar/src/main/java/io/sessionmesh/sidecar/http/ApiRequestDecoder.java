@@ -43,7 +43,8 @@ import java.util.List;
  * read of it: a malformed request line or header (400, as are obsolete line folding, a bare CR, whitespace before a
  * header's colon), a version other than HTTP/1.0 and 1.1 (505), Transfer-Encoding (chunked: 411, the API takes
  * bodies with a Content-Length only; any other coding: 501), Transfer-Encoding together with Content-Length, or more
- * than one Content-Length (400: both are request smuggling's tools), an Expect other than 100-continue (417).
+ * than one Content-Length (400: both are request smuggling's tools), an Expect other than 100-continue (417), an
+ * HTTP/1.1 request without a Host header or any request with more than one (400, RFC 9112 3.2).
  * {@code Expect: 100-continue} is answered {@code 100 Continue} at once when the body is taken; when it is refused (413,
  * 503), the client has not sent it, so that connection closes after the answer.
  *
@@ -82,6 +83,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private boolean transferEncoding;
     private String transferCoding;
     private String expect;
+    /** Host header lines of the request being read (RFC 9112 3.2: an HTTP/1.1 request has exactly one). */
+    private int hosts;
     /** Body bytes still to skip of a refused body. */
     private long skipping;
     /** Reserved for the request being read, not yet handed on with it. */
@@ -140,6 +143,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         transferEncoding = false;
         transferCoding = null;
         expect = null;
+        hosts = 0;
         method = HttpMethod.GET;
         uri = "/bad-request";
         version = HttpVersion.HTTP_1_1;
@@ -252,6 +256,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             expect = in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1);
         } else {
             AsciiString kept = HttpTokens.keptHeader(in, start, nameLength);
+            if (kept == HttpHeaderNames.HOST) {
+                hosts++;
+            }
             if (kept != null) {
                 headers.add(kept, in.toString(v, vEnd - v, StandardCharsets.ISO_8859_1));
             }
@@ -303,6 +310,12 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
                 return;
             }
             expectContinue = version == HttpVersion.HTTP_1_1;
+        }
+        if (hosts > 1 || hosts == 0 && version == HttpVersion.HTTP_1_1) {
+            // RFC 9112 3.2: a server MUST refuse an HTTP/1.1 request without a Host, and any request with more than one
+            reject(in, out, HttpResponseStatus.BAD_REQUEST, hosts > 1 ? "more than one Host header"
+                    : "an HTTP/1.1 request must have a Host header (RFC 9112 3.2)");
+            return;
         }
         long length = Math.max(contentLength, 0);
         DecoderException refusal = null;

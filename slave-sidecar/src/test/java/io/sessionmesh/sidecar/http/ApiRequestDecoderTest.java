@@ -100,7 +100,7 @@ class ApiRequestDecoderTest {
         assertInstanceOf(TooLongHttpContentException.class, tooLarge.request().decoderResult().cause());
         assertEquals("the body is above the limit of 1000 bytes (max-body)", tooLarge.request().decoderResult().cause().getMessage());
         assertEquals(0, reserved.get(), "an oversized body reserved budget");
-        send(ch, "f".repeat(501) + "GET /v1/next HTTP/1.1\r\n\r\n");
+        send(ch, "f".repeat(501) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
         PipelinedRequest next = ch.readInbound();
         assertEquals("/v1/next", next.request().uri());
         answer(ch, tooLarge);
@@ -157,7 +157,7 @@ class ApiRequestDecoderTest {
         String longHeaders = "GET /b HTTP/1.1\r\n" + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(20);
         for (String[] c : new String[][] {{longLine, "414"}, {longHeaders, "431"}}) {
             EmbeddedChannel ch = channel(1000);
-            send(ch, "GET /first HTTP/1.1\r\n\r\n");
+            send(ch, "GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
             PipelinedRequest first = ch.readInbound();
             send(ch, c[0]);
             PipelinedRequest failed = ch.readInbound();
@@ -216,9 +216,9 @@ class ApiRequestDecoderTest {
     @Test
     void decode_expectContinue_behindAPendingRequest_writesNo100() {
         EmbeddedChannel ch = channel(1000);
-        send(ch, "GET /first HTTP/1.1\r\n\r\n");
+        send(ch, "GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
         PipelinedRequest first = ch.readInbound();
-        send(ch, "PUT /b HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        send(ch, "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
         assertNull(ch.readOutbound(), "a 100 Continue went out ahead of the first request's answer");
         send(ch, "hello");
         PipelinedRequest second = ch.readInbound();
@@ -228,11 +228,42 @@ class ApiRequestDecoderTest {
         ch.finishAndReleaseAll();
 
         EmbeddedChannel idle = channel(1000);
-        send(idle, "PUT /b HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        send(idle, "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
         io.netty.buffer.ByteBuf cont = idle.readOutbound();
         assertTrue(cont.toString(StandardCharsets.US_ASCII).startsWith("HTTP/1.1 100"), "nothing due: the 100 goes out");
         cont.release();
         idle.finishAndReleaseAll();
+    }
+
+    /**
+     * RFC 9112 3.2: an HTTP/1.1 request without a Host, or any request with two, is refused 400 naming why, and nothing
+     * after it is read; an HTTP/1.0 request may go without one.
+     */
+    @Test
+    void decode_hostMissingOrTwice_isRefused400_butHttp10MayOmitIt() {
+        for (String[] c : new String[][] {
+                {"GET /v1/sessions/a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n", "must have a Host header"},
+                {"GET /v1/sessions/a HTTP/1.0\r\nHost: x\r\nHost: y\r\n\r\n", "more than one Host header"},
+                {"PUT /v1/sessions/a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", "must have a Host header"}}) {
+            EmbeddedChannel ch = channel(1000);
+            send(ch, c[0]);
+            PipelinedRequest failed = ch.readInbound();
+            HttpRequestRejected cause = rejection(failed);
+            assertEquals(400, cause.status().code(), c[0]);
+            assertTrue(cause.getMessage().contains(c[1]), cause.getMessage());
+            assertFalse(failed.keepAlive, "the connection closes after the refusal");
+            assertNull(ch.readInbound(), "nothing after the refused head is read");
+            assertEquals(0, reserved.get(), "the refused body reserved nothing");
+            failed.request().release();
+            ch.finishAndReleaseAll();
+        }
+        EmbeddedChannel ch = channel(1000);
+        send(ch, "GET /v1/sessions/a HTTP/1.0\r\n\r\n");
+        PipelinedRequest ok = ch.readInbound();
+        assertEquals("/v1/sessions/a", ok.request().uri());
+        assertTrue(ok.request().decoderResult().isSuccess());
+        ok.request().release();
+        ch.finishAndReleaseAll();
     }
 
     @Test
@@ -251,7 +282,8 @@ class ApiRequestDecoderTest {
     void decode_headerValueWithObsText_isTaken() {
         EmbeddedChannel ch = channel(1000);
         ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1',
-            '\r', '\n', 'A', 'c', 'c', 'e', 'p', 't', ':', ' ', (byte) 0xE9, '\r', '\n', '\r', '\n'}));
+            '\r', '\n', 'H', 'o', 's', 't', ':', ' ', 'x', '\r', '\n',
+            'A', 'c', 'c', 'e', 'p', 't', ':', ' ', (byte) 0xE9, '\r', '\n', '\r', '\n'}));
         PipelinedRequest in = ch.readInbound();
         assertTrue(in.request().decoderResult().isSuccess(), () -> in.request().decoderResult().toString());
         assertEquals("\u00e9", in.request().headers().get("accept"));
