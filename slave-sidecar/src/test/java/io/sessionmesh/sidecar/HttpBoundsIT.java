@@ -169,9 +169,67 @@ class HttpBoundsIT {
                 () -> stat("body_bytes_reserved") == 0);
     }
 
+    /**
+     * A body trickled in a byte at a time holds its reservation only until body-timeout: then it is answered 408 and
+     * its connection closed, and the budget it held takes another connection's body again. Its own sidecar: the
+     * whole budget is one max-body, so one trickler holds all of it.
+     */
+    @Test
+    void aBodyTrickledPastBodyTimeout_is408_andTheBudgetItHeldIsFreeAgain() throws Exception {
+        try (SidecarServer small = SidecarServer.start(SidecarConfig.of(Map.of("masters", "127.0.0.1:"
+                + master.address().getPort(), "port", "0", "admin-port", "0", "vnodes", "16", "max-body", "64k",
+                "body-budget", "64k", "body-timeout", "500ms")))) {
+            TestHttp.awaitHealthy(small);
+            String head = "PATCH /v1/sessions/nosuchsession HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 65536\r\n\r\n";
+            try (Socket trickler = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort());
+                 Socket other = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort())) {
+                trickler.setSoTimeout(5000);
+                other.setSoTimeout(2000);
+                trickler.getOutputStream().write((head + "{").getBytes(StandardCharsets.US_ASCII));
+                trickler.getOutputStream().flush();
+                Thread.sleep(100); // the trickler's head is read first and reserves the whole budget
+                other.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+                other.getOutputStream().flush();
+                String refused = headOf(other.getInputStream());
+                assertTrue(refused != null && refused.startsWith("http/1.1 503"), "the budget is held: " + refused);
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                String answer = null;
+                trickler.setSoTimeout(100);
+                while (answer == null && System.nanoTime() < deadline) {
+                    answer = headOf(trickler.getInputStream()); // null: nothing within 100 ms
+                    if (answer == null) {
+                        trickler.getOutputStream().write(' '); // a byte at a time: never idle, never done
+                        trickler.getOutputStream().flush();
+                    }
+                }
+                assertTrue(answer != null && answer.startsWith("http/1.1 408"), "the trickled body timed out: " + answer);
+                assertTrue(answer.contains("body-timeout") && answer.contains("\"error\":\"timeout\""), answer);
+            }
+            long free = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (stat(small, "body_bytes_reserved") != 0 && System.nanoTime() < free) {
+                Thread.sleep(20);
+            }
+            assertEquals(0, stat(small, "body_bytes_reserved"), "the trickler's reservation came back");
+            try (Socket next = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort())) {
+                next.setSoTimeout(5000);
+                next.getOutputStream().write(head.replace("65536", "2").concat("{}").getBytes(StandardCharsets.US_ASCII));
+                next.getOutputStream().flush();
+                String served = headOf(next.getInputStream());
+                // The body is taken and read (an empty JSON object is no write: 400 for its content), not 503 for budget
+                assertTrue(served != null && served.startsWith("http/1.1 400") && served.contains("write_request"),
+                        "a body fits again: " + served);
+            }
+        }
+    }
+
     /** A figure of the admin endpoint's /admin/stats, or -1 when it has none by that name. */
     static long stat(String name) throws Exception {
-        String stats = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sidecar.adminAddress().getPort()
+        return stat(sidecar, name);
+    }
+
+    static long stat(SidecarServer server, String name) throws Exception {
+        String stats = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminAddress().getPort()
                 + "/admin/stats")).build(), HttpResponse.BodyHandlers.ofString()).body();
         Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(stats);
         return m.find() ? Long.parseLong(m.group(1)) : -1;

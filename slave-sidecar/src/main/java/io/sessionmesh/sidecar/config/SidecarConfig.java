@@ -59,6 +59,8 @@ import java.util.Map;
  *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one REST connection whose client does not read them
  *       (it is not read either meanwhile); past it the connection is closed</td></tr>
  *   <tr><td>http-idle-timeout</td><td>5m</td><td>a keep-alive connection unused this long is closed</td></tr>
+ *   <tr><td>body-timeout</td><td>30s</td><td>the longest a request body may take to arrive once its head is read (its
+ *       budget is reserved meanwhile); later, the request is answered 408 and the connection closes</td></tr>
  *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
  *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
  *   <tr><td>touch-interval</td><td>5s</td><td>how often reads served from the cache extend sessions' idle time on their master</td></tr>
@@ -108,6 +110,8 @@ public final class SidecarConfig {
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_PIPELINED = 128;
+    /** How long a request body may take to arrive; 32 MiB at 30 s is about 1 MiB/s, slower than any localhost client. */
+    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
     /** Request bodies a sidecar holds at once: eight bodies of the default max-body. */
     public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
     /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
@@ -158,6 +162,7 @@ public final class SidecarConfig {
     private final long bodyBudgetBytes;
     private final long maxOutboundBytes;
     private final Duration httpIdleTimeout;
+    private final Duration bodyTimeout;
     private final long cacheMaxBytes;
     private final Duration cacheTtl;
     private final Duration touchInterval;
@@ -219,6 +224,7 @@ public final class SidecarConfig {
         }
         maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
         httpIdleTimeout = c.duration("http-idle-timeout", Duration.ofMinutes(5), Duration.ofMillis(100), Duration.ofDays(1));
+        bodyTimeout = c.duration("body-timeout", DEFAULT_BODY_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(1));
         cacheMaxBytes = c.size("cache-max-bytes", 256L << 20, 0, 1L << 40);
         cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
         touchInterval = c.duration("touch-interval", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofHours(1));
@@ -430,6 +436,14 @@ public final class SidecarConfig {
 
     public Duration httpIdleTimeout() {
         return httpIdleTimeout;
+    }
+
+    /**
+     * The longest a request body may take to arrive once its head is read: a body trickled in a byte at a time would
+     * otherwise hold its share of {@code body-budget} (and refuse other connections' bodies) for as long as it likes.
+     */
+    public Duration bodyTimeout() {
+        return bodyTimeout;
     }
 
     public long cacheMaxBytes() {

@@ -20,6 +20,8 @@ import io.netty.util.AsciiString;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The REST API port's HTTP/1.1 request decoder: one handler in place of Netty's general codec, the body budget's
@@ -36,6 +38,8 @@ import java.util.List;
  *   <tr><td>body</td><td>{@code max-body}, 32 MiB</td><td>413 in its turn, body skipped, connection goes on</td></tr>
  *   <tr><td>bodies held, all connections</td><td>{@code body-budget}, 256 MiB</td><td>503 with Retry-After in its turn,
  *       body skipped, connection goes on</td></tr>
+ *   <tr><td>a body's arrival, from its head</td><td>{@code body-timeout}, 30 s</td><td>408 in its turn (its reservation
+ *       kept until then), connection closed</td></tr>
  * </table>
  *
  * <p>What it refuses, each as a failed request answered in its turn by {@link ApiHandler} with a message naming the
@@ -71,6 +75,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
 
     private final BodyBudget budget;
     private final int maxBodyBytes;
+    private final long bodyTimeoutMillis;
+    /** The deadline of the body being read (state BODY), or null. */
+    private ScheduledFuture<?> bodyDeadline;
     private State state = State.REQUEST_LINE;
 
     // The request being read.
@@ -95,9 +102,10 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
      */
     private int scanned;
 
-    ApiRequestDecoder(BodyBudget budget, int maxBodyBytes) {
+    ApiRequestDecoder(BodyBudget budget, int maxBodyBytes, long bodyTimeoutMillis) {
         this.budget = budget;
         this.maxBodyBytes = maxBodyBytes;
+        this.bodyTimeoutMillis = bodyTimeoutMillis;
     }
 
     @Override
@@ -345,6 +353,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         contentLength = length;
         state = State.BODY;
+        if (in.readableBytes() < length) {
+            bodyDeadline = ctx.executor().schedule(() -> bodyTimedOut(ctx), bodyTimeoutMillis, TimeUnit.MILLISECONDS);
+        }
         if (expectContinue && in.readableBytes() < length && nothingPending(ctx)) {
             // Only when no earlier answer is still due: a 100 written past them would be read as the earlier request's
             // interim answer. Otherwise the client sends the body when its own wait for the 100 runs out (RFC 9110 10.1.1).
@@ -356,8 +367,33 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         if (in.readableBytes() < contentLength) {
             return;
         }
+        cancelBodyDeadline();
         out.add(request(in.readRetainedSlice((int) contentLength)));
         state = State.REQUEST_LINE;
+    }
+
+    /**
+     * The body did not arrive within {@code body-timeout} of its head: the request fails 408 in its turn (carrying the
+     * body's reservation, given back once that answer is written) and nothing more is read; the connection closes after
+     * the answer. On the event loop.
+     */
+    private void bodyTimedOut(ChannelHandlerContext ctx) {
+        bodyDeadline = null;
+        if (state != State.BODY || !ctx.channel().isActive()) {
+            return;
+        }
+        state = State.DISCARD;
+        ctx.fireChannelRead(failed(new HttpRequestRejected(HttpResponseStatus.REQUEST_TIMEOUT, "the body did not arrive "
+                + "within " + bodyTimeoutMillis + " ms of the request's head (body-timeout): " + contentLength
+                + " bytes announced")));
+        ctx.fireChannelReadComplete();
+    }
+
+    private void cancelBodyDeadline() {
+        if (bodyDeadline != null) {
+            bodyDeadline.cancel(false);
+            bodyDeadline = null;
+        }
     }
 
     private FullHttpRequest request(ByteBuf body) {
@@ -416,12 +452,14 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancelBodyDeadline();
         budget.release(takeReserved());
         super.channelInactive(ctx);
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        cancelBodyDeadline();
         budget.release(takeReserved());
     }
 }

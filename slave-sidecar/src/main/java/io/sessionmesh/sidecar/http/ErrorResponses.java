@@ -39,7 +39,7 @@ final class ErrorResponses {
     /**
      * The failure of a request the HTTP decoder could not read: 413 for a body over max-body, 503 for one over the
      * body budget (answered with Retry-After), the status the API's decoder refused it with
-     * ({@link HttpRequestRejected}: 400, 411, 414, 417, 431, 501, 505), else 400.
+     * ({@link HttpRequestRejected}: 400, 408, 411, 414, 417, 431, 501, 505), else 400.
      */
     static RuntimeException undecodable(DecoderResult result) {
         Throwable cause = result.cause();
@@ -67,7 +67,8 @@ final class ErrorResponses {
         }
         if (cause instanceof Rejected rejected) {
             int status = rejected.status.code() == 505 ? Status.UNSUPPORTED_VERSION
-                    : rejected.status.code() == 414 || rejected.status.code() == 431 ? Status.TOO_LARGE : Status.BAD_REQUEST;
+                    : rejected.status.code() == 414 || rejected.status.code() == 431 ? Status.TOO_LARGE
+                    : rejected.status.code() == 408 ? Status.TIMEOUT : Status.BAD_REQUEST;
             metrics.error(status);
             return body(rejected.status, status, rejected.getMessage(), binaryAnswer);
         }

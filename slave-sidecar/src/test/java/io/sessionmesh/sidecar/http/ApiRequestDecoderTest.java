@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -28,8 +29,11 @@ class ApiRequestDecoderTest {
     private final AtomicLong reserved = new AtomicLong();
     private final LongAdder refused = new LongAdder();
 
+    /** The body timeout of {@link #channel(long)}: long enough that no other test meets it. */
+    private static final long BODY_TIMEOUT_MILLIS = 30_000;
+
     private EmbeddedChannel channel(long budget) {
-        ApiRequestDecoder requests = new ApiRequestDecoder(new BodyBudget(budget, reserved, refused), 1000);
+        ApiRequestDecoder requests = new ApiRequestDecoder(new BodyBudget(budget, reserved, refused), 1000, BODY_TIMEOUT_MILLIS);
         return new EmbeddedChannel(requests, new HttpPipeliningHandler(16, Long.MAX_VALUE, requests, new LongAdder()));
     }
 
@@ -106,6 +110,51 @@ class ApiRequestDecoderTest {
         answer(ch, tooLarge);
         answer(ch, next);
         ch.finishAndReleaseAll();
+    }
+
+    /**
+     * A body trickled in slower than body-timeout: the request fails 408 in its turn, nothing more is read, its
+     * reservation comes back once the refusal is answered, and the connection closes. A body that completes in time
+     * is not touched by the deadline it had.
+     */
+    @Test
+    void decode_bodyNotInWithinTheTimeout_is408_andItsReservationComesBack() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
+        assertEquals(80, reserved.get());
+        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        send(ch, "f".repeat(10)); // a trickle: bytes keep coming, the deadline stands
+        assertNull(ch.readInbound(), "nothing before the deadline");
+        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        PipelinedRequest late = ch.readInbound();
+        HttpRequestRejected cause = rejection(late);
+        assertEquals(408, cause.status().code());
+        assertTrue(cause.getMessage().contains("body-timeout") && cause.getMessage().contains("80 bytes"), cause.getMessage());
+        assertFalse(late.keepAlive, "the connection closes after the 408");
+        send(ch, "f".repeat(60) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertNull(ch.readInbound(), "nothing is read after the refusal");
+        assertEquals(80, reserved.get(), "held until the refusal is answered");
+        answer(ch, late);
+        assertEquals(0, reserved.get(), "given back with the answer");
+        assertFalse(ch.isOpen(), "closed after the answer");
+        ch.finishAndReleaseAll();
+
+        EmbeddedChannel inTime = channel(1000);
+        inTime.freezeTime();
+        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "g".repeat(10));
+        inTime.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+        send(inTime, "g".repeat(10));
+        PipelinedRequest whole = inTime.readInbound();
+        assertTrue(whole.request().decoderResult().isSuccess());
+        inTime.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        inTime.runScheduledPendingTasks();
+        assertNull(inTime.readInbound(), "the deadline of a body that arrived does nothing");
+        answer(inTime, whole);
+        assertTrue(inTime.isOpen());
+        inTime.finishAndReleaseAll();
     }
 
     @Test
