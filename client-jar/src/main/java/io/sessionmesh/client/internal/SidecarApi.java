@@ -250,7 +250,7 @@ public final class SidecarApi {
             case 409 -> message.contains(RenameRequest.NEW_ID_ON_ANOTHER_MASTER)
                     ? new SessionIdOnAnotherMasterException(text) : new SessionConflictException(text);
             case 413 -> new PayloadTooLargeException(text);
-            case 400, 405 -> new BadRequestException(text);
+            case 400, 405, 408 -> new BadRequestException(text); // 408: the request's body came in too slowly
             case 503 -> new SidecarUnavailableException(text);
             case 504 -> new SidecarTimeoutException(text);
             default -> new SessionMeshException(Status.INTERNAL, text);

@@ -38,8 +38,8 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>body</td><td>{@code max-body}, 32 MiB</td><td>413 in its turn, body skipped, connection goes on</td></tr>
  *   <tr><td>bodies held, all connections</td><td>{@code body-budget}, 256 MiB</td><td>503 with Retry-After in its turn,
  *       body skipped, connection goes on</td></tr>
- *   <tr><td>a body's arrival, from its head</td><td>{@code body-timeout}, 30 s</td><td>408 in its turn (its reservation
- *       kept until then), connection closed</td></tr>
+ *   <tr><td>a body's arrival, from its head</td><td>{@code body-timeout}, 30 s (counted again while this side is not
+ *       reading)</td><td>408 in its turn (its reservation kept until then), connection closed</td></tr>
  * </table>
  *
  * <p>What it refuses, each as a failed request answered in its turn by {@link ApiHandler} with a message naming the
@@ -48,7 +48,8 @@ import java.util.concurrent.TimeUnit;
  * header's colon), a version other than HTTP/1.0 and 1.1 (505), Transfer-Encoding (chunked: 411, the API takes
  * bodies with a Content-Length only; any other coding: 501), Transfer-Encoding together with Content-Length, or more
  * than one Content-Length (400: both are request smuggling's tools), an Expect other than 100-continue (417), an
- * HTTP/1.1 request without a Host header or any request with more than one (400, RFC 9112 3.2).
+ * HTTP/1.1 request without a Host header or any request with more than one (400, as RFC 9112 3.2 asks; the value's
+ * syntax is not checked).
  * {@code Expect: 100-continue} is answered {@code 100 Continue} at once when the body is taken; when it is refused (413,
  * 503), the client has not sent it, so that connection closes after the answer.
  *
@@ -78,6 +79,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     private final long bodyTimeoutMillis;
     /** The deadline of the body being read (state BODY), or null. */
     private ScheduledFuture<?> bodyDeadline;
+    /** Bodies this connection has started to read: a deadline acts only on the body it was armed for. */
+    private long bodies;
     private State state = State.REQUEST_LINE;
 
     // The request being read.
@@ -353,8 +356,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         contentLength = length;
         state = State.BODY;
+        bodies++;
         if (in.readableBytes() < length) {
-            bodyDeadline = ctx.executor().schedule(() -> bodyTimedOut(ctx), bodyTimeoutMillis, TimeUnit.MILLISECONDS);
+            armBodyDeadline(ctx, bodies);
         }
         if (expectContinue && in.readableBytes() < length && nothingPending(ctx)) {
             // Only when no earlier answer is still due: a 100 written past them would be read as the earlier request's
@@ -377,9 +381,15 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
      * body's reservation, given back once that answer is written) and nothing more is read; the connection closes after
      * the answer. On the event loop.
      */
-    private void bodyTimedOut(ChannelHandlerContext ctx) {
+    private void bodyTimedOut(ChannelHandlerContext ctx, long body) {
+        if (body != bodies || state != State.BODY || !ctx.channel().isActive()) {
+            return; // a later body's, or the body is in, or the connection gone
+        }
         bodyDeadline = null;
-        if (state != State.BODY || !ctx.channel().isActive()) {
+        if (!ctx.channel().config().isAutoRead()) {
+            // This side stopped reading (answers due past max-pipelined, or a socket that takes none): the body cannot
+            // come in meanwhile, which is no fault of the client's. The deadline starts again.
+            armBodyDeadline(ctx, body);
             return;
         }
         state = State.DISCARD;
@@ -387,6 +397,10 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
                 + "within " + bodyTimeoutMillis + " ms of the request's head (body-timeout): " + contentLength
                 + " bytes announced")));
         ctx.fireChannelReadComplete();
+    }
+
+    private void armBodyDeadline(ChannelHandlerContext ctx, long body) {
+        bodyDeadline = ctx.executor().schedule(() -> bodyTimedOut(ctx, body), bodyTimeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     private void cancelBodyDeadline() {

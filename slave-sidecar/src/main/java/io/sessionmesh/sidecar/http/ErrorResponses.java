@@ -67,8 +67,7 @@ final class ErrorResponses {
         }
         if (cause instanceof Rejected rejected) {
             int status = rejected.status.code() == 505 ? Status.UNSUPPORTED_VERSION
-                    : rejected.status.code() == 414 || rejected.status.code() == 431 ? Status.TOO_LARGE
-                    : rejected.status.code() == 408 ? Status.TIMEOUT : Status.BAD_REQUEST;
+                    : rejected.status.code() == 414 || rejected.status.code() == 431 ? Status.TOO_LARGE : Status.BAD_REQUEST;
             metrics.error(status);
             return body(rejected.status, status, rejected.getMessage(), binaryAnswer);
         }

@@ -157,6 +157,53 @@ class ApiRequestDecoderTest {
         inTime.finishAndReleaseAll();
     }
 
+    /**
+     * A body completed just before its deadline, then the next request's body begun: the first body's deadline does not
+     * fail the second, whose own deadline runs from its own head.
+     */
+    @Test
+    void decode_bodyDeadline_belongsToItsOwnBody_notTheNextOne() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
+        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+        send(ch, "a".repeat(10) + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "b".repeat(5));
+        PipelinedRequest first = ch.readInbound();
+        assertTrue(first.request().decoderResult().isSuccess());
+        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        assertNull(ch.readInbound(), "the first body's deadline failed the second");
+        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 2, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        assertNull(ch.readInbound(), "the second body's deadline ran from the first's head");
+        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        PipelinedRequest second = ch.readInbound();
+        assertEquals(408, rejection(second).status().code(), "the second body's own deadline");
+        first.request().release();
+        second.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    /** While this side does not read (answers due past max-pipelined), the body cannot come: its deadline starts again. */
+    @Test
+    void decode_bodyDeadline_whileThisSideIsNotReading_startsAgain() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
+        ch.config().setAutoRead(false);
+        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        assertNull(ch.readInbound(), "failed while this side was not reading");
+        ch.config().setAutoRead(true);
+        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        PipelinedRequest late = ch.readInbound();
+        assertEquals(408, rejection(late).status().code(), "reading again, the deadline holds");
+        late.request().release();
+        ch.finishAndReleaseAll();
+    }
+
     @Test
     void decode_connectionClosedMidBody_givesItsReservationBack() {
         EmbeddedChannel ch = channel(100);
@@ -306,13 +353,16 @@ class ApiRequestDecoderTest {
             failed.request().release();
             ch.finishAndReleaseAll();
         }
-        EmbeddedChannel ch = channel(1000);
-        send(ch, "GET /v1/sessions/a HTTP/1.0\r\n\r\n");
-        PipelinedRequest ok = ch.readInbound();
-        assertEquals("/v1/sessions/a", ok.request().uri());
-        assertTrue(ok.request().decoderResult().isSuccess());
-        ok.request().release();
-        ch.finishAndReleaseAll();
+        for (String fine : new String[] {"GET /v1/sessions/a HTTP/1.0\r\n\r\n", "GET /v1/sessions/a HTTP/1.0\r\nHost: x\r\n\r\n",
+                "GET /v1/sessions/a HTTP/1.1\r\nHost:\r\n\r\n"}) { // an empty Host is allowed (RFC 9112 3.2)
+            EmbeddedChannel ch = channel(1000);
+            send(ch, fine);
+            PipelinedRequest ok = ch.readInbound();
+            assertEquals("/v1/sessions/a", ok.request().uri());
+            assertTrue(ok.request().decoderResult().isSuccess(), fine);
+            ok.request().release();
+            ch.finishAndReleaseAll();
+        }
     }
 
     @Test
