@@ -50,6 +50,12 @@ class ApiRequestDecoderTest {
         }
     }
 
+    /** Moves the channel's frozen clock on by {@code millis} and runs what came due (a body's deadline). */
+    private static void elapse(EmbeddedChannel ch, long millis) {
+        ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+    }
+
     /** Why {@code failed} was refused (it must be a refused request). */
     private static HttpRequestRejected rejection(PipelinedRequest failed) {
         return assertInstanceOf(HttpRequestRejected.class, failed.request().decoderResult().cause());
@@ -123,12 +129,10 @@ class ApiRequestDecoderTest {
         ch.freezeTime();
         send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
         assertEquals(80, reserved.get());
-        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, BODY_TIMEOUT_MILLIS - 1);
         send(ch, "f".repeat(10)); // a trickle: bytes keep coming, the deadline stands
         assertNull(ch.readInbound(), "nothing before the deadline");
-        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, 1);
         PipelinedRequest late = ch.readInbound();
         HttpRequestRejected cause = rejection(late);
         assertEquals(408, cause.status().code());
@@ -145,12 +149,11 @@ class ApiRequestDecoderTest {
         EmbeddedChannel inTime = channel(1000);
         inTime.freezeTime();
         send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "g".repeat(10));
-        inTime.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+        elapse(inTime, BODY_TIMEOUT_MILLIS - 1);
         send(inTime, "g".repeat(10));
         PipelinedRequest whole = inTime.readInbound();
         assertTrue(whole.request().decoderResult().isSuccess());
-        inTime.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        inTime.runScheduledPendingTasks();
+        elapse(inTime, BODY_TIMEOUT_MILLIS);
         assertNull(inTime.readInbound(), "the deadline of a body that arrived does nothing");
         answer(inTime, whole);
         assertTrue(inTime.isOpen());
@@ -166,18 +169,15 @@ class ApiRequestDecoderTest {
         EmbeddedChannel ch = channel(1000);
         ch.freezeTime();
         send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
-        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 1, TimeUnit.MILLISECONDS);
+        elapse(ch, BODY_TIMEOUT_MILLIS - 1);
         send(ch, "a".repeat(10) + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "b".repeat(5));
         PipelinedRequest first = ch.readInbound();
         assertTrue(first.request().decoderResult().isSuccess());
-        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, 1);
         assertNull(ch.readInbound(), "the first body's deadline failed the second");
-        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS - 2, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, BODY_TIMEOUT_MILLIS - 2);
         assertNull(ch.readInbound(), "the second body's deadline ran from the first's head");
-        ch.advanceTimeBy(1, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, 1);
         PipelinedRequest second = ch.readInbound();
         assertEquals(408, rejection(second).status().code(), "the second body's own deadline");
         first.request().release();
@@ -192,12 +192,10 @@ class ApiRequestDecoderTest {
         ch.freezeTime();
         send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
         ch.config().setAutoRead(false);
-        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, BODY_TIMEOUT_MILLIS);
         assertNull(ch.readInbound(), "failed while this side was not reading");
         ch.config().setAutoRead(true);
-        ch.advanceTimeBy(BODY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+        elapse(ch, BODY_TIMEOUT_MILLIS);
         PipelinedRequest late = ch.readInbound();
         assertEquals(408, rejection(late).status().code(), "reading again, the deadline holds");
         late.request().release();
