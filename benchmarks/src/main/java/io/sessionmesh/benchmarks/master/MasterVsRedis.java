@@ -60,7 +60,7 @@ import java.util.concurrent.TimeUnit;
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
  *     [--ops read,write] [--client raw|connection] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
- *     [--floor 127.0.0.1:7402 --floor-pid N]
+ *     [--floor 127.0.0.1:7402 --floor-pid N] [--jit-warmup 15]
  * </pre>
  *
  * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
@@ -91,6 +91,7 @@ public final class MasterVsRedis {
         rawClient = flags.choice("client", "raw", List.of("raw", "connection")).equals("raw");
         InetSocketAddress floor = flags.isSet("floor") ? resolved(flags.hostPort("floor", null)) : null;
         long floorPid = flags.integer("floor-pid", 0, 0, Integer.MAX_VALUE);
+        jitWarmupSeconds = flags.integer("jit-warmup", 15, 0, 600);
         flags.checkAllUsed();
         if (floor != null && floorPid == 0) {
             throw new IllegalArgumentException("--floor needs --floor-pid: the floor's CPU a request is what it measures");
@@ -267,6 +268,10 @@ public final class MasterVsRedis {
      * (it measured about twice the raw client's CPU, and did not set the pace: RESULTS.md 12.8).
      */
     static boolean rawClient = true;
+    /** The first warm-up of each operation against each server process, in seconds (--jit-warmup). */
+    static int jitWarmupSeconds = 15;
+    /** "pid/address/opcode" of the servers and operations warmed up for {@link #jitWarmupSeconds} already. */
+    static final java.util.Set<String> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The pids of the master and of redis-server, for their CPU time per request (0: not measured). */
     static long masterPid;
@@ -327,7 +332,7 @@ public final class MasterVsRedis {
                     loops.add(loop);
                 }
                 return loops;
-            }, seconds, masterPid);
+            }, seconds, masterPid, master + "/" + opcode);
         } finally {
             for (MasterConnection c : conns) {
                 c.close();
@@ -342,10 +347,14 @@ public final class MasterVsRedis {
 
     /**
      * A warm-up (JIT on both sides), then the measured run, the same loops: throughput, latency and the master's CPU
-     * per request; our client's CPU per request is printed.
+     * per request; our client's CPU per request is printed. The first run of an operation against a server (its pid
+     * and address, and the operation, in {@code warmUpKey}) warms up for {@link #jitWarmupSeconds} (its JIT compiles the path while it runs: on 2 cores that took more than
+     * the 2.5 s later runs get, and the first row was measured while C2 still took a fifth of the master's CPU);
+     * later runs for half their measured time.
      */
-    static Result measure(LoopStarter starter, int seconds, long serverPid) throws Exception {
-        runLoops(starter, Math.max(1, seconds / 2), null);
+    static Result measure(LoopStarter starter, int seconds, long serverPid, String warmUpKey) throws Exception {
+        boolean first = WARMED.add(serverPid + "/" + warmUpKey);
+        runLoops(starter, first ? Math.max(jitWarmupSeconds, Math.max(1, seconds / 2)) : Math.max(1, seconds / 2), null);
         Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
         double cpu = cpuMicros(serverPid);
         double self = cpuMicros(ProcessHandle.current().pid());
@@ -393,7 +402,7 @@ public final class MasterVsRedis {
                     loops.add(loop);
                 }
                 return loops;
-            }, seconds, serverPid);
+            }, seconds, serverPid, master + "/" + opcode);
         } finally {
             for (Channel c : channels) {
                 c.close().sync();

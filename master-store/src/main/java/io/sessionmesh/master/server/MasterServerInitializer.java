@@ -37,7 +37,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
  *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
- *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected
+ *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected; outside a group, a
+ *                                    WRITE's body is lent from the loop's one array (WriteBodyLender) for the call
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
  *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
  *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
@@ -96,7 +97,7 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
                 .addLast("encoder", new FrameEncoder(codec, flow, true))
-                .addLast("requests", new RequestDecoder(codec, counters))
+                .addLast("requests", new RequestDecoder(codec, counters, group == null)) // a group's writes outlive the read
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)
                 .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters, group));

@@ -127,6 +127,42 @@ class MasterPipelineTest {
     }
 
     @Test
+    void pipelinedWrites_outsideAGroup_areLentTheLoopsArray_andEachStoresItsOwnBytes() {
+        EmbeddedChannel ch = channel(100);
+        String[] ids = new String[3];
+        for (int i = 0; i < ids.length; i++) {
+            ch.writeInbound(request(Opcodes.CREATE, i + 1, new byte[0]));
+            byte[] body = next(ch).body();
+            ids[i] = new String(body, 8, body.length - 8, StandardCharsets.US_ASCII);
+        }
+        // a long body, then shorter ones in the same read: each must be read within its own length from the one array
+        int[] sizes = {900, 40, 300};
+        ByteBuf batch = Unpooled.buffer();
+        for (int i = 0; i < ids.length; i++) {
+            byte[] value = new byte[sizes[i]];
+            java.util.Arrays.fill(value, (byte) (i + 1));
+            batch.writeBytes(request(Opcodes.WRITE, 10 + i, codec.encode(new WriteRequest(ids[i], List.of(
+                    new SectionDelta("cart", Map.of("n", value), List.of()))))));
+        }
+        long lentBefore = io.sessionmesh.wire.protocol.WriteBodyLender.current().lent();
+        ch.writeInbound(batch);
+        for (int i = 0; i < ids.length; i++) {
+            Answer w = next(ch);
+            assertEquals(10 + i, w.requestId());
+            assertEquals(Status.OK, w.status());
+        }
+        assertEquals(lentBefore + 3, io.sessionmesh.wire.protocol.WriteBodyLender.current().lent(),
+                "a master outside a group lends WRITE bodies");
+        for (int i = 0; i < ids.length; i++) {
+            byte[] stored = store.read(new ReadRequest(ids[i], List.of("cart"))).sections().get(0).attribute("n");
+            assertEquals(sizes[i], stored.length);
+            for (byte b : stored) {
+                assertEquals(i + 1, b, "session " + i + " holds its own write's bytes");
+            }
+        }
+    }
+
+    @Test
     void badBodies_getAStatusEach_andTheConnectionGoesOn() {
         EmbeddedChannel ch = channel(100);
         ch.writeInbound(request(Opcodes.READ, 1, new byte[] {1, 2, 3}));

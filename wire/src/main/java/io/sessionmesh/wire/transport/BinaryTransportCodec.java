@@ -283,7 +283,21 @@ public final class BinaryTransportCodec {
      * keep it instead of a copy (a decoded {@link WriteRequest} keeps its body as its {@link EncodedWrite}).
      */
     public <T extends TransportMessage> T decodeOwned(byte[] data, Class<T> type) {
-        return type.cast(decode(data, 0, data.length, MessageTypes.of(type), true));
+        return type.cast(decode(data, 0, data.length, MessageTypes.of(type), OWNED));
+    }
+
+    /**
+     * As {@link #decodeOwned}, for the first {@code length} bytes of an array the caller lends only until it has done
+     * with the result, then reuses: a {@link WriteRequest} keeps the array (as its {@link EncodedWrite}) rather than a
+     * copy of it. Once done, the caller calls {@link WriteRequest#revokeLent()}: a use of the request's wire form after
+     * that fails loudly ({@link IllegalStateException}) instead of reading bytes that are by then another message's.
+     * Strings (the session id, section names) are the request's own and stay valid.
+     */
+    public <T extends TransportMessage> T decodeLent(byte[] data, int length, Class<T> type) {
+        if (length < 0 || length > data.length) {
+            throw new IllegalArgumentException("length " + length + " outside the array of " + data.length);
+        }
+        return type.cast(decode(data, 0, length, MessageTypes.of(type), LENT));
     }
 
     /** As {@link #decode(ByteBuffer)}, for a message that must be of the given class. */
@@ -310,10 +324,15 @@ public final class BinaryTransportCodec {
     }
 
     private TransportMessage decode(byte[] b, int off, int len, int expectedType) {
-        return decode(b, off, len, expectedType, false);
+        return decode(b, off, len, expectedType, COPIED);
     }
 
-    private TransportMessage decode(byte[] b, int off, int len, int expectedType, boolean owned) {
+    /** How {@link #decode(byte[], int, int, int, int)} may keep its input: copied, owned (handed over) or lent. */
+    private static final int COPIED = 0;
+    private static final int OWNED = 1;
+    private static final int LENT = 2;
+
+    private TransportMessage decode(byte[] b, int off, int len, int expectedType, int holding) {
         if (len < HEADER_BYTES) {
             throw new MalformedMessageException(Status.BAD_REQUEST, "message of " + len + " bytes is shorter than the "
                     + HEADER_BYTES + "-byte header");
@@ -330,8 +349,10 @@ public final class BinaryTransportCodec {
                             : " but " + (len - HEADER_BYTES - body) + " bytes follow the message (trailing garbage)"));
         }
         BinaryReader reader = new BinaryReader(b, off, off + HEADER_BYTES, off + len, type, limits);
-        if (owned) {
+        if (holding == OWNED) {
             reader.owned();
+        } else if (holding == LENT) {
+            reader.lent();
         }
         TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0, (b[off + FLAGS_OFFSET] & FLAG_ID) != 0);
         if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {

@@ -19,8 +19,9 @@ import java.util.Map;
  * </pre>
  *
  * Built only from checked bytes: by the binary decoder, which checked every field as it checks the model's
- * ({@link WriteRequest#encoded()} of a decoded request), or by encoding a model ({@link #of}). Immutable; it owns
- * its array.
+ * ({@link WriteRequest#encoded()} of a decoded request), or by encoding a model ({@link #of}). Immutable and the owner
+ * of its array, but for one decoded from a lent array ({@link BinaryTransportCodec#decodeLent}): that one is usable
+ * until {@link #revoke()} (by the lender's thread, which published it), and every read of its bytes after that throws.
  */
 public final class EncodedWrite {
     /** Per delta, in {@link #index}: where its set count starts, the set count, the remove count starts, the remove count. */
@@ -35,13 +36,18 @@ public final class EncodedWrite {
     private static final int FIELDS = 6;
 
     private final String sessionId;
-    private final byte[] b;
+    /** The wire form; null once revoked (a lent array given back). */
+    private byte[] b;
     private final String[] sections;
     private final long[] ifVersions;
     /** {@link #FIELDS} ints per delta. */
     private final int[] index;
 
-    EncodedWrite(String sessionId, byte[] b, String[] sections, long[] ifVersions, int[] index) {
+    /** Whether {@link #b} is lent ({@link BinaryTransportCodec#decodeLent}): only then may it be revoked. */
+    private final boolean lent;
+
+    EncodedWrite(String sessionId, byte[] b, String[] sections, long[] ifVersions, int[] index, boolean lent) {
+        this.lent = lent;
         this.sessionId = sessionId;
         this.b = b;
         this.sections = sections;
@@ -109,7 +115,7 @@ public final class EncodedWrite {
                 pos = skip(b, pos);
             }
         }
-        return new EncodedWrite(request.sessionId(), b, sections, ifVersions, index);
+        return new EncodedWrite(request.sessionId(), b, sections, ifVersions, index, false);
     }
 
     /** Per-delta bookkeeping for the decoder: {@link #FIELDS} ints per delta. */
@@ -169,6 +175,7 @@ public final class EncodedWrite {
 
     /** Delta {@code d} in the model (values copied): for the paths that need it, never the store's write. */
     public SectionDelta delta(int d) {
+        byte[] b = bytes();
         int pos = index[d * FIELDS + SET_AT];
         int m = readVarint(b, pos);
         pos += BinaryWriter.varintSize(m);
@@ -220,7 +227,18 @@ public final class EncodedWrite {
     // ---- for EncodedSection.apply: the bytes and where things are ----
 
     byte[] bytes() {
-        return b;
+        byte[] bytes = b;
+        if (bytes == null) {
+            throw new IllegalStateException("the wire form of a " + this + " was read after its lent array was given back");
+        }
+        return bytes;
+    }
+
+    /** For the lender of this write's array ({@link BinaryTransportCodec#decodeLent}): it is given back, unreadable from now. */
+    void revoke() {
+        if (lent) {
+            b = null;
+        }
     }
 
     /** Where delta {@code d}'s first set attribute starts (just after the set count). */
@@ -259,7 +277,8 @@ public final class EncodedWrite {
 
     @Override
     public String toString() {
-        return "encoded write to " + ModelSupport.sessionTag(sessionId) + ": " + sections.length + " deltas, " + b.length
-                + " bytes";
+        byte[] bytes = b;
+        return "encoded write to " + ModelSupport.sessionTag(sessionId) + ": " + sections.length + " deltas, "
+                + (bytes == null ? "revoked" : (lent ? "lent, " : "") + bytes.length + " bytes");
     }
 }
