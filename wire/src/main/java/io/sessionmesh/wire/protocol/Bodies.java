@@ -7,6 +7,7 @@ import io.sessionmesh.wire.transport.TransportLimits;
 import io.sessionmesh.wire.transport.TransportMessage;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -50,13 +51,39 @@ final class Bodies {
         return codec.decodeOwned(bytes(body), type); // our own copy: a decoded write keeps it rather than copy it again
     }
 
+    /** The largest message encoded through a thread's {@link #ENCODED} array; a larger one gets an array of its own. */
+    static final int MAX_SCRATCH_BYTES = 64 * 1024;
+    /**
+     * Per thread: the array a message bound for a direct buffer is encoded into, then copied from (the encoder writes
+     * arrays; a fresh array per answer was a hundred bytes of garbage for every WRITE answered). At most
+     * {@link #MAX_SCRATCH_BYTES} a thread.
+     */
+    private static final FastThreadLocal<byte[]> ENCODED = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[1024];
+        }
+    };
+
     /** Encodes a transport message at the writer index. */
     static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message) {
         if (!out.hasArray()) {
-            out.writeBytes(codec.encode(message)); // sized once, written once (a direct buffer's view would need both)
+            int size = codec.encodedSize(message);
+            if (size > MAX_SCRATCH_BYTES) {
+                out.writeBytes(codec.encode(message));
+                return;
+            }
+            byte[] scratch = ENCODED.get();
+            if (scratch.length < size) {
+                scratch = new byte[Math.min(MAX_SCRATCH_BYTES, Math.max(size, scratch.length * 2))];
+                ENCODED.set(scratch);
+            }
+            codec.encode(message, ByteBuffer.wrap(scratch, 0, size));
+            out.writeBytes(scratch, 0, size);
             return;
         }
         int size = codec.encodedSize(message);
+        out.ensureWritable(size);
         codec.encode(message, out.nioBuffer(out.writerIndex(), size));
         out.writerIndex(out.writerIndex() + size);
     }
