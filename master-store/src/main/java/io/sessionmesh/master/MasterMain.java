@@ -35,7 +35,7 @@ public final class MasterMain {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
         String usage = "usage: java -jar sessionmesh-master.jar [--config file] [--name value]...\n"
-                + "settings (defaults shown):\n" + MasterConfig.of(Map.of()).describe();
+                + "settings (default, then what each accepts):\n" + MasterConfig.of(Map.of()).usage();
         MasterConfig config = Settings.read("sessionmesh-master", args, usage, MasterConfig::new);
         System.out.println("SessionMesh master, effective configuration:");
         System.out.print(config.describe());

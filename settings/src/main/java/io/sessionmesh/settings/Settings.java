@@ -31,6 +31,8 @@ import java.util.function.Function;
  * <p>Measured against picocli for start-up cost before it was written this way: see benchmarks/RESULTS.md (settings).
  */
 public final class Settings {
+    /** The widest value {@link #usage()} lines its ranges up after. */
+    static final int USAGE_VALUE_WIDTH = 24;
     /** The flag that names a properties file. */
     public static final String CONFIG_FLAG = "config";
     /** The value a switch given without one takes. */
@@ -40,6 +42,8 @@ public final class Settings {
     private final Map<String, String> origins = new LinkedHashMap<>();
     private final Set<String> used = new LinkedHashSet<>();
     private final Map<String, String> effective = new LinkedHashMap<>();
+    /** What each setting read so far accepts ("100ms..1m", "nio|epoll"), for {@link #usage()}; absent: any text. */
+    private final Map<String, String> accepted = new LinkedHashMap<>();
     private boolean help;
 
     private Settings() {
@@ -171,6 +175,7 @@ public final class Settings {
     }
 
     public int integer(String name, int fallback, int min, int max) {
+        accepted.put(name, min + ".." + (max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, String.valueOf(fallback));
@@ -195,6 +200,7 @@ public final class Settings {
 
     /** {@code true}/{@code false} (also yes/no, on/off); a bare {@code --name} is true. */
     public boolean bool(String name, boolean fallback) {
+        accepted.put(name, "true|false");
         used.add(name);
         String v = values.get(name);
         if (v == null) {
@@ -209,6 +215,7 @@ public final class Settings {
     }
 
     public Duration duration(String name, Duration fallback, Duration min, Duration max) {
+        accepted.put(name, Units.formatDuration(min) + ".." + Units.formatDuration(max));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, Units.formatDuration(fallback));
@@ -227,6 +234,7 @@ public final class Settings {
 
     /** A size in bytes, with units ({@code 64k}, {@code 16m}). */
     public long size(String name, long fallback, long min, long max) {
+        accepted.put(name, Units.formatSize(min) + ".." + (max == Long.MAX_VALUE ? "" : Units.formatSize(max)));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, Units.formatSize(fallback));
@@ -245,6 +253,7 @@ public final class Settings {
 
     /** One of {@code allowed}. */
     public String choice(String name, String fallback, List<String> allowed) {
+        accepted.put(name, String.join("|", allowed));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, fallback);
@@ -257,6 +266,9 @@ public final class Settings {
 
     /** A comma-separated list of distinct values of {@code allowed} (null: any non-empty values), in the order given. */
     public List<String> list(String name, List<String> fallback, List<String> allowed) {
+        if (allowed != null) {
+            accepted.put(name, "a list of " + String.join("|", allowed));
+        }
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, String.join(",", fallback));
@@ -278,6 +290,7 @@ public final class Settings {
 
     /** A comma-separated list of whole numbers, each in {@code min..max}. */
     public List<Integer> integers(String name, List<Integer> fallback, int min, int max) {
+        accepted.put(name, "a list of " + min + ".." + (max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, join(fallback));
@@ -390,6 +403,27 @@ public final class Settings {
         int width = effective.keySet().stream().mapToInt(String::length).max().orElse(0) + 2;
         StringBuilder b = new StringBuilder();
         effective.forEach((k, v) -> b.append("  ").append(k).append(" ".repeat(width - k.length())).append(v).append('\n'));
+        return b.toString();
+    }
+
+    /**
+     * For {@code --help}: the values read so far as {@link #describe()} shows them, each followed by what it accepts
+     * (a range, "1.." when it has no upper bound, or the choices), in the order they were read.
+     */
+    public String usage() {
+        int width = effective.keySet().stream().mapToInt(String::length).max().orElse(0) + 2;
+        // a long value (a note in place of one) does not push every range to the right: past USAGE_VALUE_WIDTH it is
+        // followed by two spaces instead
+        int valueWidth = Math.min(USAGE_VALUE_WIDTH, effective.values().stream().mapToInt(String::length).max().orElse(0)) + 2;
+        StringBuilder b = new StringBuilder();
+        effective.forEach((k, v) -> {
+            b.append("  ").append(k).append(" ".repeat(width - k.length())).append(v);
+            String range = accepted.get(k);
+            if (range != null) {
+                b.append(" ".repeat(Math.max(2, valueWidth - v.length()))).append(range);
+            }
+            b.append('\n');
+        });
         return b.toString();
     }
 

@@ -127,4 +127,32 @@ class SettingsTest {
         assertTrue(text.contains("token  (set)"), text);
         assertFalse(text.contains("hunter2"), text);
     }
+
+    @Test
+    void usage_showsEachValueWithWhatItAccepts_inReadingOrder() {
+        Settings s = Settings.of(Map.of("lease", "5s"));
+        s.duration("lease", Duration.ofSeconds(2), Duration.ofMillis(100), Duration.ofMinutes(1));
+        s.size("max-store", 1L << 30, 1, Long.MAX_VALUE);
+        s.integer("threads", 2, 1, 64);
+        s.choice("transport", "nio", List.of("nio", "epoll"));
+        s.bool("tls", false);
+        s.string("name", null);
+        assertEquals(String.join("\n",
+                "  lease      5s      100ms..1m",
+                "  max-store  1g      1..",
+                "  threads    2       1..64",
+                "  transport  nio     nio|epoll",
+                "  tls        false   true|false",
+                "  name       (none)",
+                ""), s.usage());
+    }
+
+    @Test
+    void usage_aLongValueDoesNotPushTheRangesRight() {
+        Settings s = Settings.of(Map.of());
+        s.show("token", "x".repeat(60));
+        s.integer("n", 1, 1, 9);
+        String[] lines = s.usage().split("\n");
+        assertEquals("  n      1" + " ".repeat(Settings.USAGE_VALUE_WIDTH + 1) + "1..9", lines[1]);
+    }
 }

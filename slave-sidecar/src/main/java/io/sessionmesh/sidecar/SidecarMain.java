@@ -30,7 +30,7 @@ public final class SidecarMain {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
         String usage = "usage: java -jar sessionmesh-sidecar.jar [--config file] [--name value]...\n"
-                + "settings (defaults shown):\n" + SidecarConfig.of(Map.of()).describe();
+                + "settings (default, then what each accepts):\n" + SidecarConfig.of(Map.of()).usage();
         SidecarConfig config = Settings.read("sessionmesh-sidecar", args, usage, SidecarConfig::new);
         System.out.println("SessionMesh sidecar, effective configuration:");
         System.out.print(config.describe());

@@ -115,6 +115,8 @@ public final class MasterConfig {
     private final RegistryConfig registry;
     private final String registryOwner;
     private final String description;
+    /** The settings with what each accepts, for {@code --help}. */
+    private final String usage;
 
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public MasterConfig(Settings c) {
@@ -164,6 +166,7 @@ public final class MasterConfig {
                 .maxSchemaBytes((int) c.size("max-schema", d.maxSchemaBytes(), 1, 16 << 20))
                 .build();
         description = c.describe();
+        usage = c.usage();
         if (store.maxSessionBytes() > maxFrameBytes - 1024) {
             throw new IllegalArgumentException("max-session " + Units.formatSize(store.maxSessionBytes())
                     + " does not fit in max-frame " + Units.formatSize(maxFrameBytes) + ": a whole session could not be read");
@@ -347,5 +350,10 @@ public final class MasterConfig {
     /** The effective configuration, one setting a line, in the units it can be written in. */
     public String describe() {
         return description;
+    }
+
+    /** For {@code --help}: each setting with its value (the default, for a configuration of no settings) and what it accepts. */
+    public String usage() {
+        return usage;
     }
 }

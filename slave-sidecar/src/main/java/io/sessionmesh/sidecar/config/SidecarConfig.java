@@ -183,6 +183,8 @@ public final class SidecarConfig {
     private final int schemaCache;
     private final Path readyFile;
     private final String description;
+    /** The settings with what each accepts, for {@code --help}. */
+    private final String usage;
 
     /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public SidecarConfig(Settings c) {
@@ -250,6 +252,7 @@ public final class SidecarConfig {
         schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
         readyFile = c.path(ReadyFile.SETTING, null);
         description = c.describe();
+        usage = c.usage();
         if (reconnectMin.compareTo(reconnectMax) > 0) {
             throw new IllegalArgumentException("reconnect-min " + Units.formatDuration(reconnectMin) + " is above reconnect-max "
                     + Units.formatDuration(reconnectMax));
@@ -535,5 +538,10 @@ public final class SidecarConfig {
     /** The effective configuration, one setting a line. The admin token is never printed. */
     public String describe() {
         return description;
+    }
+
+    /** For {@code --help}: each setting with its value (the default, for a configuration of no settings) and what it accepts. */
+    public String usage() {
+        return usage;
     }
 }
