@@ -73,17 +73,12 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
                 return;
             }
             counters.requests.increment();
-            MasterRequest<?> request = null;
-            WriteBodyLender lender = null;
+            WriteBodyLender lender = lendWriteBodies && frame.opcode() == Opcodes.WRITE ? WriteBodyLender.current() : null;
+            MasterRequest.Write lent = null;
+            MasterRequest<?> request;
             try {
-                if (lendWriteBodies && frame.opcode() == Opcodes.WRITE) {
-                    lender = WriteBodyLender.current();
-                    request = lender.decode(frame, codec);
-                }
-                if (request == null) {
-                    lender = null;
-                    request = MasterRequest.decode(frame, codec);
-                }
+                lent = lender == null ? null : lender.decode(frame, codec); // null: not lent, decoded as any request
+                request = lent != null ? lent : MasterRequest.decode(frame, codec);
             } catch (MalformedMessageException e) {
                 counters.errors.increment();
                 ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(frame.opcode(), frame.requestId(), e.status(),
@@ -96,14 +91,12 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
                         Opcodes.name(frame.opcode()) + " failed: " + e), false));
                 return;
             }
-            if (lender == null) {
-                ctx.fireChannelRead(new Received(frame.requestId(), request));
-                return;
-            }
             try {
                 ctx.fireChannelRead(new Received(frame.requestId(), request));
             } finally {
-                lender.giveBack((MasterRequest.Write) request);
+                if (lent != null) {
+                    lender.giveBack(lent);
+                }
             }
         } finally {
             frame.release();
