@@ -1,5 +1,7 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.wire.transport.SectionNameCache;
+
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,20 +22,24 @@ final class NamePool {
         this.budget = budget;
     }
 
+    /**
+     * The shared instance of {@code name}, also offered to the {@link SectionNameCache} so that requests decode the
+     * name to this instance and the store finds the section by reference ({@link SessionStore}'s indexOf).
+     */
     String intern(String name) {
         String shared = names.get(name);
-        if (shared != null) {
-            return shared;
-        }
-        long cost = MemoryBudget.nameCost(name);
-        if (names.size() >= capacity || !budget.fits(cost)) {
-            return name;
-        }
-        shared = names.putIfAbsent(name, name);
         if (shared == null) {
-            budget.namesChanged(cost);
-            return name;
+            long cost = MemoryBudget.nameCost(name);
+            if (names.size() >= capacity || !budget.fits(cost)) {
+                return name;
+            }
+            shared = names.putIfAbsent(name, name);
+            if (shared == null) {
+                budget.namesChanged(cost);
+                shared = name;
+            }
         }
+        SectionNameCache.offer(shared);
         return shared;
     }
 

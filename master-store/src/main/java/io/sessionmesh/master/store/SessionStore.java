@@ -1115,7 +1115,17 @@ public final class SessionStore {
         }
     }
 
+    /**
+     * Where section {@code name} is, or -1. First by reference: a name the store created a section with is the name
+     * pool's instance, and a request decodes a known name to that same instance ({@link NamePool#intern}), so the
+     * usual look-up reads no name's characters (they are memory a random session's write finds cold); then by value.
+     */
     private static int indexOf(EncodedSection[] sections, int count, String name) {
+        for (int i = 0; i < count; i++) {
+            if (sections[i].name() == name) {
+                return i;
+            }
+        }
         for (int i = 0; i < count; i++) {
             if (sections[i].name().equals(name)) {
                 return i;

@@ -70,6 +70,19 @@ class SessionStoreTest {
     }
 
     @Test
+    void write_sectionNamedByAnotherInstanceThanTheStoresOwn_isStillThatSection() {
+        String id = store.create().id();
+        assertEquals(Map.of("fallback-cart", 1L), write(id, set("fallback-cart", "a", "1")).versions());
+        // Requests now decode the name to an instance the store's sections do not hold: found by value, not by reference.
+        io.sessionmesh.wire.transport.SectionNameCache.offer(new String("fallback-cart".toCharArray()));
+        assertEquals(Map.of("fallback-cart", 2L), write(id, set("fallback-cart", "b", "2")).versions());
+        SectionData s = read(id, "fallback-cart");
+        assertEquals(2, s.version());
+        assertEquals("1", text(s, "a"));
+        assertEquals("2", text(s, "b"));
+    }
+
+    @Test
     void write_delta_setsAndRemovesAndBumpsVersion() {
         String id = store.create().id();
         assertEquals(Map.of("cart", 1L), write(id, set("cart", "a", "1", "b", "2")).versions());

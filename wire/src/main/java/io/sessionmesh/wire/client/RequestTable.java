@@ -117,6 +117,11 @@ final class RequestTable extends ChannelDuplexHandler {
             request.writeBody(out, codec);
         }
 
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+            request.writeBody(out, codec, bodySize);
+        }
+
         void answer(Frame frame, String peer, BinaryTransportCodec codec) {
             String op = Opcodes.name(request.opcode());
             if (frame.status() != Status.OK) {

@@ -67,8 +67,12 @@ final class Bodies {
 
     /** Encodes a transport message at the writer index. */
     static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message) {
+        writeMessage(out, codec, message, codec.encodedSize(message));
+    }
+
+    /** {@link #writeMessage(ByteBuf, BinaryTransportCodec, TransportMessage)} of a message {@code size} bytes encoded. */
+    static void writeMessage(ByteBuf out, BinaryTransportCodec codec, TransportMessage message, int size) {
         if (!out.hasArray()) {
-            int size = codec.encodedSize(message);
             if (size > MAX_SCRATCH_BYTES) {
                 out.writeBytes(codec.encode(message));
                 return;
@@ -78,13 +82,12 @@ final class Bodies {
                 scratch = new byte[Math.min(MAX_SCRATCH_BYTES, Math.max(size, scratch.length * 2))];
                 ENCODED.set(scratch);
             }
-            codec.encode(message, ByteBuffer.wrap(scratch, 0, size));
+            codec.encode(message, size, scratch, 0);
             out.writeBytes(scratch, 0, size);
             return;
         }
-        int size = codec.encodedSize(message);
         out.ensureWritable(size);
-        codec.encode(message, out.nioBuffer(out.writerIndex(), size));
+        codec.encode(message, size, out.array(), out.arrayOffset() + out.writerIndex());
         out.writerIndex(out.writerIndex() + size);
     }
 

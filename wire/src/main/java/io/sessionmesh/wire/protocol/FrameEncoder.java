@@ -124,7 +124,7 @@ public final class FrameEncoder extends ChannelDuplexHandler {
         try {
             out.ensureWritable(FrameHeader.BYTES + size);
             FrameHeader.write(out, frame.opcode(), frame.flags(), frame.status(), frame.requestId(), size);
-            frame.writeBody(out, codec);
+            frame.writeBody(out, codec, size);
             if (out.writerIndex() - start != FrameHeader.BYTES + size) {
                 throw new IllegalStateException(Opcodes.name(frame.opcode()) + " wrote " + (out.writerIndex() - start
                         - FrameHeader.BYTES) + " body bytes, not the " + size + " it announced");

@@ -61,12 +61,9 @@ public final class FrameHeader {
 
     /** Writes a header at the writer index. */
     public static void write(ByteBuf out, int opcode, int flags, int status, int requestId, int bodyLength) {
-        out.writeInt(MAGIC);
-        out.writeByte(VERSION);
-        out.writeByte(opcode);
-        out.writeByte(flags);
-        out.writeByte(status);
-        out.writeInt(requestId);
-        out.writeInt(bodyLength);
+        // Two 8-byte writes, big-endian as the fields are: one capacity check each, not seven.
+        int kind = (VERSION & 0xFF) << 24 | (opcode & 0xFF) << 16 | (flags & 0xFF) << 8 | (status & 0xFF);
+        out.writeLong((long) MAGIC << 32 | (kind & 0xFFFF_FFFFL));
+        out.writeLong((long) requestId << 32 | (bodyLength & 0xFFFF_FFFFL));
     }
 }

@@ -90,6 +90,16 @@ public sealed interface MasterAnswer extends OutboundFrame {
         }
 
         @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+            if (sections.isEmpty()) { // the usual answer: the result sized once, by bodySize
+                Bodies.writeMessage(out, codec, result, bodySize - SessionTimes.BYTES);
+                times.writeTo(out);
+            } else {
+                writeBody(out, codec);
+            }
+        }
+
+        @Override
         public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
             Bodies.writeMessage(out, codec, result);
             if (!sections.isEmpty()) {

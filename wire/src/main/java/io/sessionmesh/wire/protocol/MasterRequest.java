@@ -37,6 +37,11 @@ public sealed interface MasterRequest<A> {
     /** Writes the body ({@link #bodySize} bytes) at the writer index. */
     void writeBody(ByteBuf out, BinaryTransportCodec codec);
 
+    /** {@link #writeBody(ByteBuf, BinaryTransportCodec)} when {@code bodySize} is what {@link #bodySize} returned. */
+    default void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+        writeBody(out, codec);
+    }
+
     /** The typed answer of an OK answer frame of this request. */
     A decodeAnswer(Frame answer, BinaryTransportCodec codec);
 
@@ -52,6 +57,11 @@ public sealed interface MasterRequest<A> {
         @Override
         default void writeBody(ByteBuf out, BinaryTransportCodec codec) {
             Bodies.writeMessage(out, codec, message());
+        }
+
+        @Override
+        default void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+            Bodies.writeMessage(out, codec, message(), bodySize);
         }
     }
 

@@ -25,6 +25,14 @@ public interface OutboundFrame {
     /** Writes exactly {@link #bodySize} bytes at {@code out}'s writer index, which has room for them. */
     void writeBody(ByteBuf out, BinaryTransportCodec codec);
 
+    /**
+     * {@link #writeBody(ByteBuf, BinaryTransportCodec)} when {@code bodySize} is what {@link #bodySize} just returned:
+     * a frame whose body is costly to size uses it instead of sizing again ({@link FrameEncoder} calls this one).
+     */
+    default void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+        writeBody(out, codec);
+    }
+
     /** Whether this is an answer to a request (which flow control counts until it is on the socket). */
     default boolean isAnswer() {
         return (flags() & FrameHeader.FLAG_RESPONSE) != 0 && opcode() != Opcodes.INVALIDATE;

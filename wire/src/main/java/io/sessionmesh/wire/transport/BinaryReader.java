@@ -191,7 +191,7 @@ final class BinaryReader {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name", "section name length");
+            String name = readSectionName("section name", "section name length");
             if (seen != null ? !seen.add(name) : containsSection(sections, name)) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -212,7 +212,7 @@ final class BinaryReader {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name", "section name length");
+            String name = readSectionName("section name", "section name length");
             if (!seen.add(name)) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -284,7 +284,7 @@ final class BinaryReader {
             section = i;
             entry = -1;
             int at = pos;
-            String name = readName("section name", "section name length");
+            String name = readSectionName("section name", "section name length");
             int nameAt = at + BinaryWriter.varintSize(EncodedWrite.readVarint(b, at));
             boolean duplicate = false;
             if (seen != null) {
@@ -413,7 +413,7 @@ final class BinaryReader {
         for (int i = 0; i < n; i++) {
             section = i;
             int at = pos;
-            String name = readName("section name", "section name length");
+            String name = readSectionName("section name", "section name length");
             if (versions.put(name, readVersion("version")) != null) {
                 throw bad(at, "section name", "duplicate section " + Utf8.quote(name));
             }
@@ -490,7 +490,7 @@ final class BinaryReader {
                 entry = i;
             }
             int at = pos;
-            String name = readName(what.name(), what.nameLength());
+            String name = sectionNames ? readSectionName(what.name(), what.nameLength()) : readName(what.name(), what.nameLength());
             if (seen != null ? !seen.add(name) : names.contains(name)) {
                 throw bad(at, what.name(), "duplicate name " + Utf8.quote(name));
             }
@@ -528,6 +528,31 @@ final class BinaryReader {
             throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
         }
         String name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
+        pos += len;
+        return name;
+    }
+
+    /**
+     * A section name, checked as {@link #readName} checks it; a name in the {@link SectionNameCache} is that instance,
+     * neither checked nor decoded again (its bytes are a name that passed), and an ASCII name decoded here takes its slot
+     * (the master's name pool offers its own instance when it makes a section).
+     */
+    private String readSectionName(String what, String whatLength) {
+        int len = readLength(whatLength, limits.maxNameBytes());
+        if (len == 0) {
+            throw bad(pos - 1, what, "empty");
+        }
+        String name = SectionNameCache.find(b, pos, len);
+        if (name == null) {
+            int check = Utf8.check(b, pos, len, true);
+            if (check >= 0) {
+                throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
+            }
+            name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
+            if (check == Utf8.ASCII) {
+                SectionNameCache.offer(name);
+            }
+        }
         pos += len;
         return name;
     }

@@ -119,6 +119,14 @@ public final class BinaryTransportCodec {
         return size;
     }
 
+    /**
+     * Encodes a message into {@code dst} at {@code off}, given its {@link #encodedSize} (which has checked the limits):
+     * the one-pass form for a caller that sized the message already (a frame's body is sized before it is written).
+     */
+    public void encode(TransportMessage message, int encodedSize, byte[] dst, int off) {
+        write(message, encodedSize - HEADER_BYTES, dst, off);
+    }
+
     /** Encodes a message onto a stream (one write call). */
     public void encode(TransportMessage message, OutputStream out) throws IOException {
         out.write(encode(message));

@@ -42,4 +42,20 @@ class BodiesWriteMessageTest {
             out.release();
         }
     }
+
+    @Test
+    void sized_intoAHeapBufferThatStartsInsideItsArray_landsAtTheWriterIndex() {
+        byte[] array = new byte[4096];
+        java.util.Arrays.fill(array, (byte) 0x55);
+        ByteBuf out = Unpooled.wrappedBuffer(array, 100, 3000).slice(20, 2000); // array offset 120
+        out.writerIndex(3);
+        WriteRequest message = write(40);
+        byte[] expected = codec.encode(message);
+        Bodies.writeMessage(out, codec, message, expected.length);
+        assertEquals(120, out.arrayOffset());
+        assertEquals(3 + expected.length, out.writerIndex());
+        assertArrayEquals(expected, ByteBufUtil.getBytes(out, 3, expected.length));
+        assertEquals(0x55, array[122], "nothing before the writer index is touched");
+        assertEquals(0x55, array[123 + expected.length], "nor after the message");
+    }
 }

@@ -37,10 +37,15 @@ class WholeSectionsBodiesTest {
         return EncodedSection.of(new SectionData(name, version, Map.of(key, value)));
     }
 
+    /** The body as written both ways: sized by the encoder (FrameEncoder's way) and sizing itself; the same bytes. */
     private static ByteBuf body(MasterAnswer answer, BinaryTransportCodec codec) {
         ByteBuf body = Unpooled.buffer();
         answer.writeBody(body, codec);
         assertEquals(answer.bodySize(codec), body.readableBytes());
+        ByteBuf sized = Unpooled.directBuffer();
+        answer.writeBody(sized, codec, answer.bodySize(codec));
+        assertEquals(body, sized, "written with its size given");
+        sized.release();
         return body;
     }
 
