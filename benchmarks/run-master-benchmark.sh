@@ -15,7 +15,8 @@
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
 #   FLOOR=0       skip the floor: by default the writes also run against MasterFloor (the master's framing and
 #                 event loop, answering OK with no work), on one I/O thread, to show the master's own cost above it
-#   FLOOR_FLAGS   more floor settings, e.g. "--io-transport nio" (to match MASTER_FLAGS)
+#   FLOOR_FLAGS   more floor settings, e.g. "--io-transport nio" (to match MASTER_FLAGS), or "--work set": each WRITE
+#                 then also does Redis SET's work in Java (RESULTS.md 12.17), and the floor rows read as that
 #   HEAP=0        skip the heap-per-session part
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail

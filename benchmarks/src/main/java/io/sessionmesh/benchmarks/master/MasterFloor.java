@@ -8,9 +8,12 @@ import io.sessionmesh.wire.protocol.FrameDecoder;
 import io.sessionmesh.wire.protocol.FrameEncoder;
 import io.sessionmesh.wire.protocol.InvalidFrame;
 import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.Status;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -20,6 +23,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The floor under the master's cost per request: a server on the master's own transport (the same event loop kind,
@@ -30,9 +36,19 @@ import java.net.InetSocketAddress;
  *
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterFloor [--port 7402] [--io-threads 1] [--io-transport auto]
+ *     [--work none|set]
  * </pre>
+ *
+ * <p>With {@code --work set} it also does the work of Redis's SET for each WRITE, in Java, and nothing more: the
+ * session id read from the body as a {@code String}, a look-up in one {@code ConcurrentHashMap} shared by every
+ * connection, and a fresh copy of the rest of the body replacing the value there (no sections, versions, limits or
+ * answer body). What a master would cost if its own work were SET's, on this transport; at most
+ * {@link #MAX_SET_KEYS} ids, past which a new id is answered UNAVAILABLE.
  */
 public final class MasterFloor implements AutoCloseable {
+    /** Ids {@code --work set} keeps a value for; the benchmark writes one per session it made. */
+    public static final int MAX_SET_KEYS = 1_000_000;
+
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel server;
@@ -52,6 +68,15 @@ public final class MasterFloor implements AutoCloseable {
     }
 
     static MasterFloor start(int port, int ioThreads, IoTransport transport, int maxFrameBytes) throws InterruptedException {
+        return start(port, ioThreads, transport, maxFrameBytes, null);
+    }
+
+    /**
+     * {@link #start(int, int, IoTransport)}, doing SET's work for each WRITE into {@code values} (null: no work); see
+     * the class comment.
+     */
+    static MasterFloor start(int port, int ioThreads, IoTransport transport, int maxFrameBytes,
+                             ConcurrentHashMap<String, byte[]> values) throws InterruptedException {
         EventLoopGroup boss = transport.eventLoops(1, "floor-accept");
         EventLoopGroup workers = null;
         BinaryTransportCodec codec = new BinaryTransportCodec();
@@ -67,7 +92,7 @@ public final class MasterFloor implements AutoCloseable {
                             ch.pipeline()
                                     .addLast("frames", new FrameDecoder(maxFrameBytes))
                                     .addLast("encoder", new FrameEncoder(codec, null, true))
-                                    .addLast("answers", new Answerer());
+                                    .addLast("answers", new Answerer(values));
                         }
                     })
                     .bind("127.0.0.1", port).sync().channel();
@@ -98,6 +123,13 @@ public final class MasterFloor implements AutoCloseable {
      * stream that is not frames with BAD_REQUEST, then closes it once that is written (as the master does).
      */
     private static final class Answerer extends ChannelInboundHandlerAdapter {
+        /** Where {@code --work set} keeps each id's value; null without work. */
+        private final ConcurrentHashMap<String, byte[]> values;
+
+        Answerer(ConcurrentHashMap<String, byte[]> values) {
+            this.values = values;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof InvalidFrame invalid) {
@@ -114,11 +146,37 @@ public final class MasterFloor implements AutoCloseable {
             Frame frame = (Frame) msg;
             try {
                 if (!frame.isResponse()) { // a client's answer (a push confirmation) is not answered
-                    ctx.write(MasterAnswer.Bytes.empty(frame.opcode(), frame.requestId()), ctx.voidPromise());
+                    String refused = values != null && frame.opcode() == Opcodes.WRITE ? set(frame.body()) : null;
+                    ctx.write(refused == null ? MasterAnswer.Bytes.empty(frame.opcode(), frame.requestId())
+                            : new MasterAnswer.Error(frame.opcode(), frame.requestId(), Status.BAD_REQUEST, refused),
+                            ctx.voidPromise());
                 }
             } finally {
                 frame.release();
             }
+        }
+
+        /**
+         * SET's work for a WRITE_REQUEST body (PROTOCOL.md 2.3: the message header, then the session id as a varint
+         * length and ASCII): the rest of the body, copied, replaces the id's value. Returns null, or why not.
+         */
+        private String set(ByteBuf body) {
+            int at = body.readerIndex() + BinaryTransportCodec.HEADER_BYTES;
+            int end = body.writerIndex();
+            int idLength = at < end ? body.getByte(at++) : -1;
+            if (idLength <= 0 || at + idLength > end) { // an id under 128 bytes has a one-byte length; the benchmark's do
+                return "WRITE: no session id where the floor looks for one";
+            }
+            String id = body.toString(at, idLength, StandardCharsets.ISO_8859_1);
+            byte[] value = new byte[end - at - idLength];
+            body.getBytes(at + idLength, value);
+            if (values.replace(id, value) == null) {
+                if (values.size() >= MAX_SET_KEYS) {
+                    return "WRITE: the floor keeps at most " + MAX_SET_KEYS + " ids";
+                }
+                values.put(id, value);
+            }
+            return null;
         }
 
         @Override
@@ -132,11 +190,14 @@ public final class MasterFloor implements AutoCloseable {
         int port = flags.port("port", 7402);
         int ioThreads = flags.integer("io-threads", 1, 1, 64);
         String transportSetting = flags.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
+        boolean setWork = flags.choice("work", "none", List.of("none", "set")).equals("set");
         flags.checkAllUsed();
         IoTransport transport = IoTransport.choose(transportSetting);
-        MasterFloor floor = start(port, ioThreads, transport);
+        MasterFloor floor = start(port, ioThreads, transport, MasterConfig.DEFAULT_MAX_FRAME_BYTES,
+                setWork ? new ConcurrentHashMap<>() : null);
         System.out.println("master floor on 127.0.0.1:" + floor.port() + ", " + ioThreads + " I/O thread(s), "
-                + IoTransport.describe(transportSetting, transport) + ": every request answered OK, no work");
+                + IoTransport.describe(transportSetting, transport) + ": every request answered OK, "
+                + (setWork ? "each WRITE doing SET's work" : "no work"));
         Runtime.getRuntime().addShutdownHook(new Thread(floor::close, "floor-stop"));
         floor.server.closeFuture().sync();
     }
