@@ -146,9 +146,8 @@ public final class MasterFloor implements AutoCloseable {
             Frame frame = (Frame) msg;
             try {
                 if (!frame.isResponse()) { // a client's answer (a push confirmation) is not answered
-                    String refused = values != null && frame.opcode() == Opcodes.WRITE ? set(frame.body()) : null;
-                    ctx.write(refused == null ? MasterAnswer.Bytes.empty(frame.opcode(), frame.requestId())
-                            : new MasterAnswer.Error(frame.opcode(), frame.requestId(), Status.BAD_REQUEST, refused),
+                    MasterAnswer refused = values != null && frame.opcode() == Opcodes.WRITE ? set(frame) : null;
+                    ctx.write(refused == null ? MasterAnswer.Bytes.empty(frame.opcode(), frame.requestId()) : refused,
                             ctx.voidPromise());
                 }
             } finally {
@@ -158,21 +157,24 @@ public final class MasterFloor implements AutoCloseable {
 
         /**
          * SET's work for a WRITE_REQUEST body (PROTOCOL.md 2.3: the message header, then the session id as a varint
-         * length and ASCII): the rest of the body, copied, replaces the id's value. Returns null, or why not.
+         * length and ASCII): the rest of the body, copied, replaces the id's value. Returns null, or the error answer.
          */
-        private String set(ByteBuf body) {
+        private MasterAnswer set(Frame frame) {
+            ByteBuf body = frame.body();
             int at = body.readerIndex() + BinaryTransportCodec.HEADER_BYTES;
             int end = body.writerIndex();
             int idLength = at < end ? body.getByte(at++) : -1;
             if (idLength <= 0 || at + idLength > end) { // an id under 128 bytes has a one-byte length; the benchmark's do
-                return "WRITE: no session id where the floor looks for one";
+                return new MasterAnswer.Error(Opcodes.WRITE, frame.requestId(), Status.BAD_REQUEST,
+                        "WRITE: no session id where the floor looks for one");
             }
             String id = body.toString(at, idLength, StandardCharsets.ISO_8859_1);
             byte[] value = new byte[end - at - idLength];
             body.getBytes(at + idLength, value);
             if (values.replace(id, value) == null) {
                 if (values.size() >= MAX_SET_KEYS) {
-                    return "WRITE: the floor keeps at most " + MAX_SET_KEYS + " ids";
+                    return new MasterAnswer.Error(Opcodes.WRITE, frame.requestId(), Status.UNAVAILABLE,
+                            "WRITE: the floor keeps at most " + MAX_SET_KEYS + " ids");
                 }
                 values.put(id, value);
             }

@@ -13,6 +13,7 @@ import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.EncodedWrite;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.SectionDelta;
+import io.sessionmesh.wire.transport.SectionNameCache;
 import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
@@ -1118,7 +1119,8 @@ public final class SessionStore {
     /**
      * Where section {@code name} is, or -1. First by reference: a name the store created a section with is the name
      * pool's instance, and a request decodes a known name to that same instance ({@link NamePool#intern}), so the
-     * usual look-up reads no name's characters (they are memory a random session's write finds cold); then by value.
+     * usual look-up reads no name's characters; then by value. A section found by value offers its own instance to the
+     * cache again, so that a slot another name took over comes back to the store's instance.
      */
     private static int indexOf(EncodedSection[] sections, int count, String name) {
         for (int i = 0; i < count; i++) {
@@ -1128,6 +1130,7 @@ public final class SessionStore {
         }
         for (int i = 0; i < count; i++) {
             if (sections[i].name().equals(name)) {
+                SectionNameCache.offer(sections[i].name());
                 return i;
             }
         }

@@ -124,7 +124,23 @@ public final class BinaryTransportCodec {
      * the one-pass form for a caller that sized the message already (a frame's body is sized before it is written).
      */
     public void encode(TransportMessage message, int encodedSize, byte[] dst, int off) {
-        write(message, encodedSize - HEADER_BYTES, dst, off);
+        if (encodedSize < HEADER_BYTES || off < 0 || off > dst.length - encodedSize) {
+            throw new IndexOutOfBoundsException(encodedSize + " bytes at " + off + " of " + dst.length);
+        }
+        int end = BinaryWriter.writeBody(message, dst, writeHeader(message, encodedSize - HEADER_BYTES, dst, off));
+        if (end != off + encodedSize) {
+            throw new IllegalArgumentException("a message of " + (end - off) + " bytes given as " + encodedSize);
+        }
+    }
+
+    /** Writes the message header for a body of {@code body} bytes; returns where the body starts. */
+    private static int writeHeader(TransportMessage message, int body, byte[] b, int off) {
+        putInt(b, off, MAGIC);
+        b[off + VERSION_OFFSET] = VERSION;
+        b[off + TYPE_OFFSET] = (byte) message.type();
+        b[off + FLAGS_OFFSET] = (byte) BinaryWriter.flags(message);
+        putInt(b, off + LENGTH_OFFSET, body);
+        return off + HEADER_BYTES;
     }
 
     /** Encodes a message onto a stream (one write call). */
@@ -133,12 +149,7 @@ public final class BinaryTransportCodec {
     }
 
     private static void write(TransportMessage message, int body, byte[] b, int off) {
-        putInt(b, off, MAGIC);
-        b[off + VERSION_OFFSET] = VERSION;
-        b[off + TYPE_OFFSET] = (byte) message.type();
-        b[off + FLAGS_OFFSET] = (byte) BinaryWriter.flags(message);
-        putInt(b, off + LENGTH_OFFSET, body);
-        int end = BinaryWriter.writeBody(message, b, off + HEADER_BYTES);
+        int end = BinaryWriter.writeBody(message, b, writeHeader(message, body, b, off));
         assert end == off + HEADER_BYTES + body : "sized " + body + ", wrote " + (end - off - HEADER_BYTES);
     }
 

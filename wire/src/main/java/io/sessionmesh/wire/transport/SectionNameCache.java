@@ -48,7 +48,8 @@ public final class SectionNameCache {
 
     /**
      * Makes {@code name} the instance handed out for its bytes, over whatever the slot held; ignored unless it is a
-     * short ASCII name. The caller has checked it as a name. A store that keeps one instance per name offers it here.
+     * short ASCII name without control characters (so that bytes found here need no check). A store that keeps one
+     * instance per name offers it here.
      */
     public static void offer(String name) {
         if (cacheable(name)) {
@@ -62,7 +63,8 @@ public final class SectionNameCache {
             return false;
         }
         for (int i = 0; i < len; i++) {
-            if (name.charAt(i) >= 0x80) {
+            char c = name.charAt(i);
+            if (c >= 0x80 || Utf8.isControl(c)) { // a name found here is not checked again: only what check would pass
                 return false;
             }
         }

@@ -80,6 +80,23 @@ class SectionNameCacheTest {
     }
 
     @Test
+    void aNameWithAControlCharacter_isNotCachedEvenWhenOffered_soItsBytesAreStillRefused() {
+        SectionNameCache.offer("cache-test-\u0001bell");
+        SectionNameCache.offer("cache-test-\u007fdel");
+        for (String name : new String[] {"cache-test-\u0001bell", "cache-test-\u007fdel"}) {
+            byte[] ok = codec.encode(new WriteRequest("s1", List.of(new SectionDelta("cache-test-xbell".substring(0,
+                    name.length()), Map.of("a", new byte[] {1}), List.of()))));
+            byte[] bad = ok.clone();
+            byte[] nameBytes = name.getBytes(StandardCharsets.US_ASCII);
+            int at = indexOf(bad, "cache-test-xbell".substring(0, name.length()).getBytes(StandardCharsets.US_ASCII));
+            System.arraycopy(nameBytes, 0, bad, at, nameBytes.length);
+            MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                    () -> codec.decode(bad, WriteRequest.class), name);
+            assertEquals(Status.BAD_REQUEST, e.status());
+        }
+    }
+
+    @Test
     void moreNamesThanSlots_eachStillDecodesToItself() {
         for (int i = 0; i < SectionNameCache.SLOTS * 3; i++) {
             SectionNameCache.offer(("cache-test-many-" + i).intern());
