@@ -519,38 +519,34 @@ final class BinaryReader {
     }
 
     private String readName(String what, String whatLength) {
-        int len = readLength(whatLength, limits.maxNameBytes());
-        if (len == 0) {
-            throw bad(pos - 1, what, "empty");
-        }
-        int check = Utf8.check(b, pos, len, true);
-        if (check >= 0) {
-            throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
-        }
-        String name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
-        pos += len;
-        return name;
+        return readName(what, whatLength, false);
+    }
+
+    /** A section name: {@link #readName(String, String, boolean)} through the {@link SectionNameCache}. */
+    private String readSectionName(String what, String whatLength) {
+        return readName(what, whatLength, true);
     }
 
     /**
-     * A section name, checked as {@link #readName} checks it; a name in the {@link SectionNameCache} is that instance,
-     * neither checked nor decoded again (its bytes are a name that passed), and an ASCII name decoded here takes its slot
-     * (the master's name pool offers its own instance when it makes a section).
+     * A name: not empty, well-formed UTF-8 without control characters. With {@code cached}, a name in the
+     * {@link SectionNameCache} is that instance, neither checked nor decoded again (its bytes are a name that passed),
+     * and an ASCII name decoded here takes its slot (the master's name pool offers its own instance when it makes a
+     * section).
      */
-    private String readSectionName(String what, String whatLength) {
+    private String readName(String what, String whatLength, boolean cached) {
         int len = readLength(whatLength, limits.maxNameBytes());
         if (len == 0) {
             throw bad(pos - 1, what, "empty");
         }
-        String name = SectionNameCache.find(b, pos, len);
+        String name = cached ? SectionNameCache.find(b, pos, len) : null;
         if (name == null) {
             int check = Utf8.check(b, pos, len, true);
             if (check >= 0) {
                 throw bad(check, what, "invalid UTF-8 or control character, byte 0x" + hex(b[check]));
             }
             name = Utf8.decode(b, pos, len, check == Utf8.ASCII);
-            if (check == Utf8.ASCII) {
-                SectionNameCache.offer(name);
+            if (cached && check == Utf8.ASCII) {
+                SectionNameCache.put(name);
             }
         }
         pos += len;

@@ -89,9 +89,9 @@ public final class BinaryTransportCodec {
      * @throws MalformedMessageException ({@link Status#TOO_LARGE}) if it breaks a limit
      */
     public byte[] encode(TransportMessage message) {
-        int body = BinaryWriter.bodySize(message, limits);
-        byte[] b = new byte[HEADER_BYTES + body];
-        write(message, body, b, 0);
+        int size = encodedSize(message);
+        byte[] b = new byte[size];
+        encode(message, size, b, 0);
         return b;
     }
 
@@ -103,17 +103,16 @@ public final class BinaryTransportCodec {
      * @throws MalformedMessageException ({@link Status#TOO_LARGE}) if it breaks a limit
      */
     public int encode(TransportMessage message, ByteBuffer dst) {
-        int body = BinaryWriter.bodySize(message, limits);
-        int size = HEADER_BYTES + body;
+        int size = encodedSize(message);
         if (dst.remaining() < size) {
             throw new BufferOverflowException();
         }
         if (dst.hasArray()) {
-            write(message, body, dst.array(), dst.arrayOffset() + dst.position());
+            encode(message, size, dst.array(), dst.arrayOffset() + dst.position());
             dst.position(dst.position() + size);
         } else {
             byte[] b = new byte[size];
-            write(message, body, b, 0);
+            encode(message, size, b, 0);
             dst.put(b);
         }
         return size;
@@ -127,30 +126,20 @@ public final class BinaryTransportCodec {
         if (encodedSize < HEADER_BYTES || off < 0 || off > dst.length - encodedSize) {
             throw new IndexOutOfBoundsException(encodedSize + " bytes at " + off + " of " + dst.length);
         }
-        int end = BinaryWriter.writeBody(message, dst, writeHeader(message, encodedSize - HEADER_BYTES, dst, off));
+        putInt(dst, off, MAGIC);
+        dst[off + VERSION_OFFSET] = VERSION;
+        dst[off + TYPE_OFFSET] = (byte) message.type();
+        dst[off + FLAGS_OFFSET] = (byte) BinaryWriter.flags(message);
+        putInt(dst, off + LENGTH_OFFSET, encodedSize - HEADER_BYTES);
+        int end = BinaryWriter.writeBody(message, dst, off + HEADER_BYTES);
         if (end != off + encodedSize) {
             throw new IllegalArgumentException("a message of " + (end - off) + " bytes given as " + encodedSize);
         }
     }
 
-    /** Writes the message header for a body of {@code body} bytes; returns where the body starts. */
-    private static int writeHeader(TransportMessage message, int body, byte[] b, int off) {
-        putInt(b, off, MAGIC);
-        b[off + VERSION_OFFSET] = VERSION;
-        b[off + TYPE_OFFSET] = (byte) message.type();
-        b[off + FLAGS_OFFSET] = (byte) BinaryWriter.flags(message);
-        putInt(b, off + LENGTH_OFFSET, body);
-        return off + HEADER_BYTES;
-    }
-
     /** Encodes a message onto a stream (one write call). */
     public void encode(TransportMessage message, OutputStream out) throws IOException {
         out.write(encode(message));
-    }
-
-    private static void write(TransportMessage message, int body, byte[] b, int off) {
-        int end = BinaryWriter.writeBody(message, b, writeHeader(message, body, b, off));
-        assert end == off + HEADER_BYTES + body : "sized " + body + ", wrote " + (end - off - HEADER_BYTES);
     }
 
     // ---- READ_RESULT with sections in wire form (stores and caches) ----

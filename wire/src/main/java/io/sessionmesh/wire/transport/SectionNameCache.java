@@ -53,13 +53,20 @@ public final class SectionNameCache {
      */
     public static void offer(String name) {
         if (cacheable(name)) {
+            put(name);
+        }
+    }
+
+    /** {@link #offer} of a name the caller has found ASCII and checked as {@link Utf8#check} does (the decoder). */
+    static void put(String name) {
+        if (name.length() <= MAX_NAME_BYTES) {
             NAMES[slot(name.hashCode())] = name; // for ASCII, String.hashCode is the hash of its bytes in find
         }
     }
 
     private static boolean cacheable(String name) {
         int len = name.length();
-        if (len == 0 || len > MAX_NAME_BYTES) {
+        if (len == 0) {
             return false;
         }
         for (int i = 0; i < len; i++) {
