@@ -403,12 +403,17 @@ public final class SessionStore {
                     throw gone(session, now);
                 }
                 EncodedSection[] current = session.sections;
-                EncodedSection[] next = Arrays.copyOf(current, current.length + n);
+                // the usual write changes sections the session has: one array of the same size; room for the rest of the
+                // deltas once one adds a section, cut to size at the end
+                EncodedSection[] next = current.clone();
                 int count = current.length;
                 long bytes = session.bytes;
                 for (int d = 0; d < n; d++) {
                     String section = write.section(d);
                     int i = indexOf(next, count, section);
+                    if (i < 0 && count == next.length) {
+                        next = Arrays.copyOf(next, count + n - d);
+                    }
                     EncodedSection old = i >= 0 ? next[i] : null;
                     long version = old == null ? 0 : old.version();
                     long ifVersion = write.ifVersion(d);
@@ -457,7 +462,7 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new Written(WriteResult.of(request, versions), fence,
+        return new Written(WriteResult.of(write, versions), fence,
                 new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now)), after);
     }
 

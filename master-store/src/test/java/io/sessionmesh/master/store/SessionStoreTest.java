@@ -1,5 +1,7 @@
 package io.sessionmesh.master.store;
 
+import io.sessionmesh.master.coherence.Invalidator;
+import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.SectionData;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +97,23 @@ class SessionStoreTest {
         assertEquals("3", text(s, "c"));
         assertEquals(null, text(s, "b"));
         assertEquals(List.of("a", "c"), new ArrayList<>(s.attributes().keySet()));
+    }
+
+    /** New sections among known ones in one write: each lands once, in the deltas' order after the known ones. */
+    @Test
+    void write_newSectionsBetweenKnownOnes_eachAddedOnce_inTheDeltasOrder() {
+        String id = store.create().id();
+        write(id, set("a", "k", "1"));
+        write(id, set("b", "k", "1"));
+        SessionStore.Written w = store.write(new WriteRequest(id, List.of(set("c", "k", "1"), set("a", "k", "2"),
+                set("d", "k", "1"), set("b", "k", "2"), set("e", "k", "1"))), 0, Invalidator.NONE);
+        assertEquals(List.of("a", "b", "c", "d", "e"), Arrays.stream(w.after()).map(EncodedSection::name).toList());
+        assertEquals(List.of(2L, 2L, 1L, 1L, 1L), Arrays.stream(w.after()).map(EncodedSection::version).toList());
+        assertEquals(Map.of("c", 1L, "a", 2L, "d", 1L, "b", 2L, "e", 1L), w.result().versions());
+        write(id, set("b", "k", "3")); // a write of a known section alone: the same sections, one changed
+        assertEquals("3", text(read(id, "b"), "k"));
+        assertEquals("2", text(read(id, "a"), "k"));
+        assertEquals(1, read(id, "e").version());
     }
 
     @Test

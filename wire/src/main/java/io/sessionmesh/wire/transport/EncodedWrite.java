@@ -148,6 +148,11 @@ public final class EncodedWrite {
         return sections[d];
     }
 
+    /** The names of every delta's section, in order: this write's own array, for this package; never to be changed. */
+    String[] sectionArray() {
+        return sections;
+    }
+
     /** The names of every delta's section, in order (a copy). */
     public String[] sections() {
         return sections.clone();
@@ -245,6 +250,11 @@ public final class EncodedWrite {
     int firstSetAt(int d) {
         int at = index[d * FIELDS + SET_AT];
         return at + BinaryWriter.varintSize(index[d * FIELDS + SET_COUNT]);
+    }
+
+    /** Where delta {@code d}'s set attributes end (its remove count starts). */
+    int setEndAt(int d) {
+        return index[d * FIELDS + REMOVE_AT];
     }
 
     /** Where delta {@code d}'s first removed name starts (just after the remove count). */

@@ -54,18 +54,21 @@ public final class WriteResult implements TransportMessage {
      * @param versions one per delta, &gt;= 0; kept, not copied
      */
     public static WriteResult of(WriteRequest request, long[] versions) {
-        int n = request.deltaCount();
-        if (versions.length != n) {
-            throw new IllegalArgumentException(versions.length + " versions for " + n + " deltas");
+        return of(request.encoded(), versions);
+    }
+
+    /** {@link #of(WriteRequest, long[])} from the request's wire form; shares its array of section names (never changed). */
+    public static WriteResult of(EncodedWrite write, long[] versions) {
+        String[] names = write.sectionArray();
+        if (versions.length != names.length) {
+            throw new IllegalArgumentException(versions.length + " versions for " + names.length + " deltas");
         }
-        String[] names = new String[n];
-        for (int i = 0; i < n; i++) {
-            if (versions[i] < 0) {
-                throw new IllegalArgumentException("version " + versions[i] + " is negative");
+        for (long version : versions) {
+            if (version < 0) {
+                throw new IllegalArgumentException("version " + version + " is negative");
             }
-            names[i] = request.section(i);
         }
-        return new WriteResult(request.sessionId(), null, names, versions);
+        return new WriteResult(write.sessionId(), null, names, versions);
     }
 
     static WriteResult trusted(String sessionId, Map<String, Long> unmodifiableVersions) {

@@ -82,6 +82,56 @@ class EncodedWriteTest {
         }
     }
 
+    /**
+     * The usual delta, one attribute set and none removed, has its own merge (three copies): it must give the general
+     * merge's bytes wherever the attribute is (first, middle, last, not there) and across every varint boundary (the
+     * attribute count 127 -> 128, versions, name and value lengths).
+     */
+    @Test
+    void apply_oneAttributeSet_sameSectionAsTheModelsMerge() {
+        Random r = new Random(1818);
+        int[] valueSizes = {0, 1, 127, 128, 200, 1100, 16383, 16384};
+        long[] versions = {0, 1, 126, 127, 128, 16383, 16384, Long.MAX_VALUE - 1};
+        for (int i = 0; i < 3000; i++) {
+            String name = TransportFixtures.name(r);
+            Map<String, byte[]> before = switch (i % 6) {
+                case 0 -> Map.of();
+                case 1 -> manyAttributes(r, 127); // appending makes the count's varint two bytes
+                case 2 -> manyAttributes(r, 1 + r.nextInt(140));
+                default -> TransportFixtures.attributes(r);
+            };
+            List<String> names = new ArrayList<>(before.keySet());
+            String key;
+            if (names.isEmpty() || r.nextInt(4) == 0) { // a new name, appended; some with a two-byte length
+                key = "new" + i + (r.nextBoolean() ? "" : "x".repeat(130));
+                while (before.containsKey(key)) {
+                    key += "_";
+                }
+            } else {
+                key = names.get(r.nextInt(names.size())); // replaces, wherever it is
+            }
+            byte[] value = TransportFixtures.filled(valueSizes[r.nextInt(valueSizes.length)], r.nextInt());
+            long from = versions[r.nextInt(versions.length - 1)];
+            long to = r.nextBoolean() ? from + 1 : versions[r.nextInt(versions.length)];
+            EncodedSection section = EncodedSection.of(new SectionData(name, from, before));
+            SectionDelta delta = new SectionDelta(name, Map.of(key, value), List.of());
+            WriteRequest model = new WriteRequest(TransportFixtures.sessionId(r),
+                    List.of(new SectionDelta("other", Map.of("x", new byte[] {1}), List.of("y")), delta));
+
+            EncodedSection want = section.apply(delta, to);
+            WriteRequest decoded = codec.decode(codec.encode(model), WriteRequest.class);
+            EncodedSection got = section.apply(decoded.encoded(), 1, to);
+            assertEquals(want, got);
+            assertEquals(want, section.apply(model.encoded(), 1, to));
+            assertEquals(to, got.version());
+            assertEquals(want.attributeCount(), got.attributeCount());
+            assertEquals(before.size() + (before.containsKey(key) ? 0 : 1), got.attributeCount());
+            assertEquals(want.valueBytes(), got.valueBytes());
+            assertArrayEquals(value, got.attribute(key));
+            assertEquals(want.toData(), got.toData());
+        }
+    }
+
     @Test
     void apply_ofAnotherSectionOrANegativeVersion_refused() {
         WriteRequest w = new WriteRequest("s1", List.of(new SectionDelta("a", Map.of("k", new byte[] {1}), List.of())));
