@@ -11,6 +11,7 @@
 #   IO_THREADS    the master's I/O thread counts to run, "1 2" by default
 #   MVR_ARGS      more MasterVsRedis flags, e.g. "--ops write --connections 4,16,64 --pipeline 16"
 #   MASTER_JAVA_OPTS  more JVM flags for the master (a JFR recording, say); @IO@ becomes the thread count
+#   MASTER_JAVA   the java that runs the master, "java" by default (e.g. a newer JDK's bin/java; the rest stay on "java")
 #   MASTER_FLAGS  more master settings, e.g. "--io-transport nio"
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
 #   FLOOR=0       skip the floor: by default the writes also run against MasterFloor (the master's framing and
@@ -62,7 +63,7 @@ for io in ${IO_THREADS:-1 2}; do
     floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "$floor_pid")
   fi
   # AlwaysPreTouch: the heap is touched at start, not during the first measured row (which paid ~300,000 page faults)
-  java -Xms2g -Xmx2g -XX:+AlwaysPreTouch $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
+  "${MASTER_JAVA:-java}" -Xms2g -Xmx2g -XX:+AlwaysPreTouch $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     ${MASTER_FLAGS:-} > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
   pids+=("$master_pid")
