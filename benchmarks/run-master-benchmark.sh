@@ -46,6 +46,7 @@ stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; local kee
 
 free "$redis_port" redis-server; free "$master_port" "the master"; [ "${FLOOR:-1}" = 0 ] || free "$floor_port" MasterFloor
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | cut -d' ' -f3)"
+[ -z "${MASTER_JAVA:-}" ] || echo "the master's java: $MASTER_JAVA, $("$MASTER_JAVA" -version 2>&1 | sed -n 1p)${MASTER_JAVA_OPTS:+, flags $MASTER_JAVA_OPTS}"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
   --logfile "$PWD/benchmarks/target/redis.log" &
 redis_pid=$!

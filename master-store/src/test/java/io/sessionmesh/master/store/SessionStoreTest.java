@@ -114,6 +114,14 @@ class SessionStoreTest {
         assertEquals("3", text(read(id, "b"), "k"));
         assertEquals("2", text(read(id, "a"), "k"));
         assertEquals(1, read(id, "e").version());
+        // the room grown at the first new section is exactly what the deltas after it can add
+        w = store.write(new WriteRequest(id, List.of(set("a", "k", "3"), set("f", "k", "1"), set("g", "k", "1"))), 0,
+                Invalidator.NONE);
+        assertEquals(List.of("a", "b", "c", "d", "e", "f", "g"), Arrays.stream(w.after()).map(EncodedSection::name).toList());
+        w = store.write(new WriteRequest(id, List.of(set("b", "k", "4"), set("c", "k", "2"), set("h", "k", "1"))), 0,
+                Invalidator.NONE);
+        assertEquals(List.of("a", "b", "c", "d", "e", "f", "g", "h"), Arrays.stream(w.after()).map(EncodedSection::name).toList());
+        assertEquals(Map.of("b", 4L, "c", 2L, "h", 1L), w.result().versions());
     }
 
     @Test

@@ -54,21 +54,30 @@ public final class WriteResult implements TransportMessage {
      * @param versions one per delta, &gt;= 0; kept, not copied
      */
     public static WriteResult of(WriteRequest request, long[] versions) {
-        return of(request.encoded(), versions);
+        String[] names = new String[request.deltaCount()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = request.section(i);
+        }
+        return new WriteResult(request.sessionId(), null, names, checked(versions, names.length));
     }
 
     /** {@link #of(WriteRequest, long[])} from the request's wire form; shares its array of section names (never changed). */
     public static WriteResult of(EncodedWrite write, long[] versions) {
         String[] names = write.sectionArray();
-        if (versions.length != names.length) {
-            throw new IllegalArgumentException(versions.length + " versions for " + names.length + " deltas");
+        return new WriteResult(write.sessionId(), null, names, checked(versions, names.length));
+    }
+
+    /** {@code versions}, one per delta of {@code deltas} and none negative; kept, not copied. */
+    private static long[] checked(long[] versions, int deltas) {
+        if (versions.length != deltas) {
+            throw new IllegalArgumentException(versions.length + " versions for " + deltas + " deltas");
         }
         for (long version : versions) {
             if (version < 0) {
                 throw new IllegalArgumentException("version " + version + " is negative");
             }
         }
-        return new WriteResult(write.sessionId(), null, names, versions);
+        return versions;
     }
 
     static WriteResult trusted(String sessionId, Map<String, Long> unmodifiableVersions) {

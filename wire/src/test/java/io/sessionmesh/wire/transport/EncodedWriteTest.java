@@ -98,6 +98,12 @@ class EncodedWriteTest {
                 case 0 -> Map.of();
                 case 1 -> manyAttributes(r, 127); // appending makes the count's varint two bytes
                 case 2 -> manyAttributes(r, 1 + r.nextInt(140));
+                case 3 -> { // names of two-byte lengths, to be replaced too
+                    Map<String, byte[]> m = new LinkedHashMap<>(TransportFixtures.attributes(r));
+                    m.put("long".repeat(35) + i, TransportFixtures.filled(r.nextInt(300), r.nextInt()));
+                    m.put("x", TransportFixtures.filled(r.nextInt(3), r.nextInt()));
+                    yield m;
+                }
                 default -> TransportFixtures.attributes(r);
             };
             List<String> names = new ArrayList<>(before.keySet());
@@ -115,14 +121,17 @@ class EncodedWriteTest {
             long to = r.nextBoolean() ? from + 1 : versions[r.nextInt(versions.length)];
             EncodedSection section = EncodedSection.of(new SectionData(name, from, before));
             SectionDelta delta = new SectionDelta(name, Map.of(key, value), List.of());
-            WriteRequest model = new WriteRequest(TransportFixtures.sessionId(r),
-                    List.of(new SectionDelta("other", Map.of("x", new byte[] {1}), List.of("y")), delta));
+            SectionDelta other = new SectionDelta(name.equals("other") ? "another" : "other", Map.of("x", new byte[] {1}), List.of("y"));
+            int d = i % 3; // the delta alone, after another delta, or before one: where its set entries end differs
+            List<SectionDelta> deltas = d == 0 ? List.of(delta) : d == 1 ? List.of(other, delta) : List.of(delta, other);
+            int at = d == 1 ? 1 : 0;
+            WriteRequest model = new WriteRequest(TransportFixtures.sessionId(r), deltas);
 
             EncodedSection want = section.apply(delta, to);
             WriteRequest decoded = codec.decode(codec.encode(model), WriteRequest.class);
-            EncodedSection got = section.apply(decoded.encoded(), 1, to);
+            EncodedSection got = section.apply(decoded.encoded(), at, to);
             assertEquals(want, got);
-            assertEquals(want, section.apply(model.encoded(), 1, to));
+            assertEquals(want, section.apply(model.encoded(), at, to));
             assertEquals(to, got.version());
             assertEquals(want.attributeCount(), got.attributeCount());
             assertEquals(before.size() + (before.containsKey(key) ? 0 : 1), got.attributeCount());
@@ -216,5 +225,11 @@ class EncodedWriteTest {
         assertEquals(model, codec.decode(codec.encode(result), WriteResult.class));
         assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w, new long[] {1}));
         assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w, new long[] {1, -1}));
+        // from the wire form (the store's way): the same result, the same checks
+        WriteResult fromWire = WriteResult.of(w.encoded(), new long[] {3, 300});
+        assertArrayEquals(codec.encode(model), codec.encode(fromWire));
+        assertEquals(model, fromWire);
+        assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w.encoded(), new long[] {1, 2, 3}));
+        assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w.encoded(), new long[] {-1, 2}));
     }
 }
