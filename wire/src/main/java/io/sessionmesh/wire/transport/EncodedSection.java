@@ -369,24 +369,10 @@ public final class EncodedSection {
         int keyLen = readVarint(src, entryAt);
         int keyAt = entryAt + BinaryWriter.varintSize(keyLen);
         int newValueLen = readVarint(src, keyAt + keyLen);
-        int oldAt = -1; // the attribute the entry replaces, [oldAt, oldEnd), or none: the entry is appended
-        int oldEnd = -1;
-        int oldValueLen = 0;
-        int pos = attributesAt;
-        for (int a = 0; a < attributeCount; a++) {
-            int len = readVarint(bytes, pos);
-            int at = pos + BinaryWriter.varintSize(len);
-            int lenAt = at + len;
-            int valueLen = readVarint(bytes, lenAt);
-            int end = lenAt + BinaryWriter.varintSize(valueLen) + valueLen;
-            if (len == keyLen && Arrays.equals(bytes, at, lenAt, src, keyAt, keyAt + keyLen)) {
-                oldAt = pos;
-                oldEnd = end;
-                oldValueLen = valueLen;
-                break;
-            }
-            pos = end;
-        }
+        // the attribute the entry replaces, [oldAt, oldEnd), or none (-1): the entry is appended
+        int oldAt = (int) find(bytes, attributesAt, attributeCount, true, src, keyAt, keyLen);
+        int oldEnd = oldAt < 0 ? -1 : skipValue(bytes, skipString(bytes, oldAt));
+        int oldValueLen = oldAt < 0 ? 0 : valueLength(bytes, oldAt);
         int prefix = skipString(bytes, 0); // the section name, as it is
         int count = oldAt < 0 ? attributeCount + 1 : attributeCount;
         int entryLen = entryEnd - entryAt;
