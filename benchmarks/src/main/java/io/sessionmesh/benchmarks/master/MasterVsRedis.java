@@ -60,13 +60,18 @@ import java.util.concurrent.TimeUnit;
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
  *     [--ops read,write] [--client raw|connection] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
- *     [--floor 127.0.0.1:7402 --floor-pid N] [--jit-warmup 15]
+ *     [--floor 127.0.0.1:7402 --floor-pid N] [--jit-warmup 15] [--rounds 1]
  * </pre>
  *
  * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
  * other work, the figure least disturbed by it. With {@code --floor} (a {@link MasterFloor}: the master's framing and
  * event loop answering OK without any work), each write configuration is also run against it, so that the CPU a write
  * costs above that floor, the master's own work, is read beside what SET costs above it.
+ *
+ * <p>With {@code --rounds R} (at most {@value #MAX_ROUNDS}), each configuration runs R times in turn, ours then
+ * Redis's each time, and the ratio's median over the rounds is printed with every round's: on a shared machine whose
+ * speed drifts by a third within minutes, one pair of runs cannot tell a tenth apart, the median of interleaved
+ * pairs can come closer.
  */
 public final class MasterVsRedis {
     /** The three sections every preloaded session holds. */
@@ -92,6 +97,7 @@ public final class MasterVsRedis {
         InetSocketAddress floor = flags.isSet("floor") ? resolved(flags.hostPort("floor", null)) : null;
         long floorPid = flags.integer("floor-pid", 0, 0, Integer.MAX_VALUE);
         jitWarmupSeconds = flags.integer("jit-warmup", 15, 0, 600);
+        int rounds = flags.integer("rounds", 1, 1, MAX_ROUNDS);
         flags.checkAllUsed();
         if (floor != null && floorPid == 0) {
             throw new IllegalArgumentException("--floor needs --floor-pid: the floor's CPU a request is what it measures");
@@ -105,6 +111,8 @@ public final class MasterVsRedis {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<String> rows = new ArrayList<>();
         StringBuilder table = new StringBuilder();
+        StringBuilder summaries = new StringBuilder("| operation | connections | pipeline | rounds | master / Redis "
+                + "(SET for writes, HGETALL for reads): median (min..max), each round |\n|---|---:|---:|---:|---|\n");
         StringBuilder floorTable = new StringBuilder("| connections | pipeline | floor req/s | CPU us/write: floor, master, "
                 + "Redis SET | above the floor: master, SET |\n|---:|---:|---:|---|---|\n");
         table.append("| operation | connections | pipeline | master req/s | Redis req/s | master / Redis | master p50 / p99 / p99.9 us"
@@ -116,46 +124,60 @@ public final class MasterVsRedis {
             for (String op : ops) {
                 for (int c : connections) {
                     for (int depth : depths) {
-                        Result ours = runMaster(group, master, ids, values, op, c, depth, seconds);
-                        long n = Math.max(20_000, (long) (ours.throughput * seconds));
-                        Result theirs = runRedisBenchmark(redis, sessions, values[0].length, op, c, depth, n);
-                        double ratio = ours.throughput / theirs.throughput;
-                        System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d master %,10.0f req/s p50 %6.0f p99 %6.0f us "
-                                + "cpu %5.2f us/req | redis %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n",
-                                op, c, depth, ours.throughput, ours.p50, ours.p99, ours.cpuPerRequest(), theirs.throughput,
-                                theirs.p50, theirs.p99, theirs.cpuPerRequest(), ratio);
-                        // A write is also measured against SET of a value of the same size (issue 18 asks for SET).
-                        Result set = op.equals("write")
-                                ? runRedisBenchmark(redis, sessions, values[0].length, "set", c, depth, n) : null;
-                        double setRatio = set == null ? Double.NaN : ours.throughput / set.throughput;
-                        // The same writes against the floor (no work behind the master's framing): what is the master's own.
-                        Result fl = floor != null && set != null ? runRaw(group, floor, requestBodies(ids, values, op),
-                                Opcodes.WRITE, c, depth, seconds, floorPid) : null;
-                        if (fl != null) {
-                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d floor  %,10.0f req/s p50 %6.0f p99 %6.0f us "
-                                    + "cpu %5.2f us/req | above it: master %5.2f, SET %5.2f us/req%n", op, c, depth,
-                                    fl.throughput, fl.p50, fl.p99, fl.cpuPerRequest(), ours.cpuPerRequest() - fl.cpuPerRequest(),
-                                    set.cpuPerRequest() - fl.cpuPerRequest());
-                            floorTable.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
-                                    c, depth, fl.throughput, fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
-                                    ours.cpuPerRequest() - fl.cpuPerRequest(), set.cpuPerRequest() - fl.cpuPerRequest()));
+                        double[] setRatios = new double[rounds];
+                        for (int round = 0; round < rounds; round++) {
+                            Result ours = runMaster(group, master, ids, values, op, c, depth, seconds);
+                            long n = Math.max(20_000, (long) (ours.throughput * seconds));
+                            Result theirs = runRedisBenchmark(redis, sessions, values[0].length, op, c, depth, n);
+                            double ratio = ours.throughput / theirs.throughput;
+                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d master %,10.0f req/s p50 %6.0f p99 %6.0f us "
+                                    + "cpu %5.2f us/req | redis %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n",
+                                    op, c, depth, ours.throughput, ours.p50, ours.p99, ours.cpuPerRequest(), theirs.throughput,
+                                    theirs.p50, theirs.p99, theirs.cpuPerRequest(), ratio);
+                            // A write is also measured against SET of a value of the same size (issue 18 asks for SET).
+                            Result set = op.equals("write")
+                                    ? runRedisBenchmark(redis, sessions, values[0].length, "set", c, depth, n) : null;
+                            double setRatio = set == null ? Double.NaN : ours.throughput / set.throughput;
+                            // The same writes against the floor (no work behind the master's framing): what is the master's own.
+                            Result fl = floor != null && set != null ? runRaw(group, floor, requestBodies(ids, values, op),
+                                    Opcodes.WRITE, c, depth, seconds, floorPid) : null;
+                            if (fl != null) {
+                                System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d floor  %,10.0f req/s p50 %6.0f p99 %6.0f us "
+                                        + "cpu %5.2f us/req | above it: master %5.2f, SET %5.2f us/req%n", op, c, depth,
+                                        fl.throughput, fl.p50, fl.p99, fl.cpuPerRequest(), ours.cpuPerRequest() - fl.cpuPerRequest(),
+                                        set.cpuPerRequest() - fl.cpuPerRequest());
+                                floorTable.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
+                                        c, depth, fl.throughput, fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
+                                        ours.cpuPerRequest() - fl.cpuPerRequest(), set.cpuPerRequest() - fl.cpuPerRequest()));
+                            }
+                            if (set != null) {
+                                System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d %61s"
+                                        + "| SET   %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n", op, c,
+                                        depth, "", set.throughput, set.p50, set.p99, set.cpuPerRequest(), setRatio);
+                            }
+                            table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** "
+                                    + "| %.0f / %.0f / %.0f | %.0f / %.0f |%s%n",
+                                    op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET, SET", c, depth,
+                                    ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99,
+                                    (set == null ? " - |" : String.format(Locale.ROOT, " %,.0f, **%.2f**, %.0f / %.0f |",
+                                            set.throughput, setRatio, set.p50, set.p99))
+                                    + String.format(Locale.ROOT, " %.2f, %.2f, %s |", ours.cpuPerRequest(), theirs.cpuPerRequest(),
+                                            set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
+                            rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
+                                    + "\"redis\":%s,\"ratio\":%.3f%s%s", op, c, depth, ours.json(), theirs.json(), ratio,
+                                    set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f",
+                                            set.json(), setRatio),
+                                    fl == null ? "" : ",\"floor\":" + fl.json()) + ",\"round\":" + (round + 1) + "}");
+                            setRatios[round] = set == null ? ratio : setRatio;
                         }
-                        if (set != null) {
-                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d %61s"
-                                    + "| SET   %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n", op, c,
-                                    depth, "", set.throughput, set.p50, set.p99, set.cpuPerRequest(), setRatio);
+                        if (rounds > 1) {
+                            String against = op.equals("write") ? "SET" : "HGETALL";
+                            String summary = roundsSummary(setRatios);
+                            System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d over %d rounds, master / %s: %s%n", op, c,
+                                    depth, rounds, against, summary);
+                            summaries.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s |%n", op, c, depth, rounds,
+                                    summary));
                         }
-                        table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** | %.0f / %.0f / %.0f | %.0f / %.0f |%s%n",
-                                op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET, SET", c, depth,
-                                ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99,
-                                (set == null ? " - |" : String.format(Locale.ROOT, " %,.0f, **%.2f**, %.0f / %.0f |",
-                                        set.throughput, setRatio, set.p50, set.p99))
-                                + String.format(Locale.ROOT, " %.2f, %.2f, %s |", ours.cpuPerRequest(), theirs.cpuPerRequest(),
-                                        set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
-                        rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
-                                + "\"redis\":%s,\"ratio\":%.3f%s%s}", op, c, depth, ours.json(), theirs.json(), ratio,
-                                set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f", set.json(), setRatio),
-                                fl == null ? "" : ",\"floor\":" + fl.json()));
                     }
                 }
             }
@@ -168,11 +190,31 @@ public final class MasterVsRedis {
                 + String.join(",\n", rows) + "\n]}\n");
         System.out.println();
         System.out.print(table);
+        if (rounds > 1) {
+            System.out.println("\nThe ratios over the rounds (each round: ours, then Redis's, minutes apart at most):\n");
+            System.out.print(summaries);
+        }
         if (floor != null) {
             System.out.println("\nThe writes against the floor (MasterFloor: the master's framing and loop, no work):\n");
             System.out.print(floorTable);
         }
         System.out.println("\nresults: " + out);
+    }
+
+    /** The most rounds a configuration may be run ({@code --rounds}): at the default 5 s a side, 20 minutes. */
+    static final int MAX_ROUNDS = 50;
+
+    /** "median (min..max): r1, r2, ..." of the rounds' ratios, two decimals. */
+    static String roundsSummary(double[] ratios) {
+        double[] sorted = ratios.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        StringBuilder each = new StringBuilder();
+        for (double r : ratios) {
+            each.append(each.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", r));
+        }
+        return String.format(Locale.ROOT, "%.2f (%.2f..%.2f): %s", median, sorted[0], sorted[n - 1], each);
     }
 
     /** Three client records of different sizes whose codec form (LZ4) is about 1 KB each. */
