@@ -70,6 +70,11 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
 
     /** The answer to a request that failed, now or later (a CREATE waiting for its ring): its status, or INTERNAL. */
     private MasterAnswer errorAnswer(int op, int id, Throwable failure) {
+        return errorAnswer(counters, op, id, failure);
+    }
+
+    /** {@link #errorAnswer(int, int, Throwable)}, counted in {@code counters}: for every handler that answers data requests. */
+    static MasterAnswer errorAnswer(ServerCounters counters, int op, int id, Throwable failure) {
         Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         if (e instanceof StoreException s) {

@@ -52,7 +52,7 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (inFlight >= maxInFlight) {
+        if (full()) {
             // A request read past the limit, or a frame that would be answered with its own error: UNAVAILABLE.
             if (msg instanceof Received r) {
                 refuse(ctx, r.request().opcode(), r.requestId());
@@ -88,7 +88,7 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
      * that does not read its answers is cut off as soon as they pass {@code maxOutboundBytes}, not at the end of the
      * read, by when up to {@code maxInFlight} answers could have queued.
      */
-    private void checkOutbound(ChannelHandlerContext ctx) {
+    void checkOutbound(ChannelHandlerContext ctx) {
         ChannelOutboundBuffer outbound = ctx.channel().unsafe().outboundBuffer();
         if (outbound != null && outbound.totalPendingWriteBytes() > maxOutboundBytes && ctx.channel().isOpen()) {
             counters.slowConsumerClosed.increment();
@@ -98,7 +98,8 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
         }
     }
 
-    private void made() {
+    /** An answer was made: in flight from now (the write lane's, written past this handler, as well). On the loop. */
+    void made() {
         if (++inFlight >= maxInFlight && ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -142,6 +143,11 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
         }
         ctx.channel().config().setAutoRead(writable && inFlight < maxInFlight && !counters.draining());
         super.channelWritabilityChanged(ctx);
+    }
+
+    /** Whether a request read now would be refused: {@code maxInFlight} answers are made and not yet on the socket. */
+    boolean full() {
+        return inFlight >= maxInFlight;
     }
 
     /** Answers made and not yet on the socket (for tests). */

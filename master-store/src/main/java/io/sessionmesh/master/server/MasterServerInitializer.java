@@ -13,6 +13,7 @@ import io.sessionmesh.master.handler.PushHandler;
 import io.sessionmesh.master.handler.RegistrationHandler;
 import io.sessionmesh.master.handler.RequestDecoder;
 import io.sessionmesh.master.handler.ServerCounters;
+import io.sessionmesh.master.handler.WriteLane;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.wire.protocol.FrameDecoder;
@@ -37,6 +38,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
  *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
+ *  writes     WriteLane              outside a group only: the usual WRITE decoded, applied and answered in one call,
+ *                                    its answer written from the data handler's place; anything else passes on
  *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected; outside a group, a
  *                                    WRITE's body is lent from the loop's one array (WriteBodyLender) for the call
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
@@ -96,7 +99,11 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
-                .addLast("encoder", new FrameEncoder(codec, flow, true))
+                .addLast("encoder", new FrameEncoder(codec, flow, true));
+        if (group == null) { // a replica's writes wait for the group's log
+            ch.pipeline().addLast("writes", new WriteLane(store, registration, flow, counters, codec));
+        }
+        ch.pipeline()
                 .addLast("requests", new RequestDecoder(codec, counters, group == null)) // a group's writes outlive the read
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)

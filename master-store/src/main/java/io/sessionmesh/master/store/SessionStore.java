@@ -356,11 +356,17 @@ public final class SessionStore {
     }
 
     /**
-     * A write's answer, what its acknowledgement must wait for (null: nothing), the session's times as the write left
-     * them (PROTOCOL.md 3.2, for the answer without a second look-up of the session), and its sections as the write
-     * left them (the published array, never changed; for {@link #wholeSections}).
+     * What a write did: the write, each delta's new section version (in order; for its answer, {@link #result}), what
+     * its acknowledgement must wait for (null: nothing), the session's times as the write left them (PROTOCOL.md 3.2,
+     * for the answer without a second look-up of the session), and its sections as the write left them (the published
+     * array, never changed; for {@link #wholeSections}).
      */
-    public record Written(WriteResult result, Fence fence, SessionTimes times, EncodedSection[] after) {
+    public record Written(EncodedWrite write, long[] versions, Fence fence, SessionTimes times, EncodedSection[] after) {
+        /** The write's answer: its session id, and each delta's section and new version (made here, not kept). */
+        public WriteResult result() {
+            return WriteResult.of(write, versions);
+        }
+
         /**
          * The sections the write made, whole, where the new version is above 1 (a writer's cache builds version 1 from
          * its delta), in the order of the deltas: what a WRITE with flag WHOLE_SECTIONS is answered with.
@@ -462,7 +468,7 @@ public final class SessionStore {
             throw e;
         }
         counters.writes.increment();
-        return new Written(WriteResult.of(write, versions), fence,
+        return new Written(write, versions, fence,
                 new SessionTimes(session.idleTimeout, Math.max(0, session.hardDeadline - now)), after);
     }
 

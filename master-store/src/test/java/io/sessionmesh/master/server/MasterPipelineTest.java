@@ -302,6 +302,148 @@ class MasterPipelineTest {
         assertEquals(Status.OK, next(writer).status(), "the connection takes requests again");
     }
 
+    // ---- the write lane (WriteLane): the usual WRITE answered where its frame arrives ----
+
+    /** What the write lane passed on to the request decoder, in order (a handler right after it). */
+    private static List<Object> passedOn(EmbeddedChannel ch) {
+        List<Object> seen = new java.util.ArrayList<>();
+        ch.pipeline().addAfter("writes", "passed-on", new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                seen.add(msg instanceof io.sessionmesh.wire.protocol.Frame f ? Opcodes.name(f.opcode()) : msg);
+                ctx.fireChannelRead(msg);
+            }
+        });
+        return seen;
+    }
+
+    /**
+     * Writes of every shape the lane takes (several deltas, a new section beside known ones, names in any UTF-8, an
+     * id of 128 characters, versions past one varint byte) are answered there, and their answers are the bytes the
+     * data handler's {@code MasterAnswer.Write} has: the WRITE_RESULT of the model, then the session's times.
+     */
+    @Test
+    void usualWrites_areAnsweredInTheLane_withTheBytesOfTheModelsResult() {
+        EmbeddedChannel ch = channel(1000);
+        List<Object> passed = passedOn(ch);
+        String longId = "L".repeat(128);
+        store.createWithId(longId, null, null, null);
+        String shortId = store.create().id();
+        long requestsBefore = stat("requests");
+        int requestId = 0;
+        for (String id : List.of(shortId, longId)) {
+            for (int round = 1; round <= 130; round++) { // version 128 needs a second varint byte
+                List<SectionDelta> deltas = round % 3 == 0
+                        ? List.of(new SectionDelta("cart", Map.of("n", new byte[] {(byte) round}), List.of()),
+                                new SectionDelta("prófíl-" + (round % 5), Map.of("k", new byte[round]), List.of("gone")))
+                        : List.of(new SectionDelta("cart", Map.of("n", new byte[] {(byte) round}), List.of()));
+                ch.writeInbound(request(Opcodes.WRITE, ++requestId, codec.encode(new WriteRequest(id, deltas))));
+                Answer a = next(ch);
+                assertEquals(Status.OK, a.status(), a.text());
+                assertEquals(FrameHeader.FLAG_RESPONSE, a.flags());
+                assertEquals(Opcodes.WRITE, a.opcode());
+                assertEquals(requestId, a.requestId());
+                Map<String, Long> versions = new java.util.LinkedHashMap<>();
+                for (SectionDelta d : deltas) {
+                    versions.put(d.section(), store.read(new ReadRequest(id, List.of(d.section()))).sections().get(0).version());
+                }
+                assertEquals(round, versions.get("cart"));
+                assertArrayEquals(codec.encode(new WriteResult(id, versions)), message(a.body()), "write " + requestId);
+                // the session's times after the message: its idle timeout, then the lifetime it has left (which the
+                // clock has moved since, by a few milliseconds)
+                io.sessionmesh.wire.protocol.SessionTimes times = store.times(id);
+                ByteBuf expectedTimes = Unpooled.buffer();
+                times.writeTo(expectedTimes);
+                ByteBuf sent = Unpooled.wrappedBuffer(a.body(), a.body().length - 8, 8);
+                assertEquals(expectedTimes.getInt(0), sent.getInt(0), "idle timeout");
+                assertTrue(sent.getInt(4) >= expectedTimes.getInt(4) && sent.getInt(4) - expectedTimes.getInt(4) < 60_000,
+                        sent.getInt(4) + " left, then " + expectedTimes.getInt(4));
+            }
+        }
+        assertEquals(List.of(), passed, "every write was the lane's");
+        assertEquals(requestsBefore + requestId, stat("requests"), "each write counted once");
+    }
+
+    /**
+     * What the lane does not take passes on and is answered as before: a READ; a WRITE asking for whole sections (the
+     * data handler sends them); a WRITE that does not decode (the request decoder names what is wrong, and the loop's
+     * array is free again for the next write); a store's refusal is answered with its status by the lane itself.
+     */
+    @Test
+    void whatTheLaneDoesNotTake_passesOn_andErrorsKeepTheirStatus() {
+        EmbeddedChannel ch = channel(100);
+        List<Object> passed = passedOn(ch);
+        String id = store.create().id();
+        ch.writeInbound(request(Opcodes.READ, 1, codec.encode(new ReadRequest(id, List.of("cart")))));
+        assertEquals(Status.OK, next(ch).status());
+
+        ByteBuf whole = Unpooled.buffer();
+        byte[] body = codec.encode(new WriteRequest(id, List.of(new SectionDelta("cart", Map.of("n", new byte[] {1}), List.of()))));
+        FrameHeader.write(whole, Opcodes.WRITE, FrameHeader.FLAG_WHOLE_SECTIONS, 0, 2, body.length);
+        ch.writeInbound(whole.writeBytes(body));
+        Answer w = next(ch);
+        assertEquals(Status.OK, w.status());
+        assertEquals(2, w.requestId());
+
+        byte[] bad = body.clone();
+        bad[bad.length - 1] = 5; // the delta's remove count: five names that are not there
+        ch.writeInbound(request(Opcodes.WRITE, 3, bad));
+        Answer refused = next(ch);
+        assertEquals(Status.BAD_REQUEST, refused.status());
+        assertEquals(3, refused.requestId());
+        assertTrue(refused.text().startsWith("WRITE: "), refused.text());
+        assertEquals(List.of("READ", "WRITE", "WRITE"), passed);
+
+        long lent = io.sessionmesh.wire.protocol.WriteBodyLender.current().lent();
+        ch.writeInbound(request(Opcodes.WRITE, 4, body));
+        assertEquals(Status.OK, next(ch).status(), "the connection and the loop's array go on");
+        assertEquals(lent + 1, io.sessionmesh.wire.protocol.WriteBodyLender.current().lent());
+
+        long errors = stat("errors");
+        ch.writeInbound(request(Opcodes.WRITE, 5, codec.encode(new WriteRequest("noSuchSession", List.of(
+                new SectionDelta("cart", Map.of("n", new byte[] {1}), List.of()))))));
+        Answer missing = next(ch);
+        assertEquals(Status.NOT_FOUND, missing.status());
+        assertEquals(5, missing.requestId());
+        ch.writeInbound(request(Opcodes.WRITE, 6, codec.encode(new WriteRequest(id, List.of(
+                new SectionDelta("cart", 1, Map.of("n", new byte[] {2}), List.of()))))));
+        Answer conflict = next(ch);
+        assertEquals(Status.CONFLICT, conflict.status());
+        assertTrue(conflict.text().contains("\"cart\" is at version 2, not 1"), conflict.text());
+        assertEquals(errors + 2, stat("errors"));
+        assertEquals(List.of("READ", "WRITE", "WRITE"), passed, "the lane answered the store's refusals itself");
+        assertEquals(2, store.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version(), "nothing applied");
+    }
+
+    /** The lane's answers count in flight: past max-in-flight a WRITE passes on to be refused, and reading stops. */
+    @Test
+    void laneAnswers_countInFlight_pastTheLimitAWriteIsRefused() {
+        EmbeddedChannel ch = channel(2);
+        String id = store.create().id();
+        byte[] body = codec.encode(new WriteRequest(id, List.of(new SectionDelta("cart", Map.of("n", new byte[] {1}), List.of()))));
+        ByteBuf batch = Unpooled.buffer();
+        for (int i = 1; i <= 3; i++) {
+            batch.writeBytes(request(Opcodes.WRITE, i, body));
+        }
+        ch.pipeline().fireChannelRead(batch); // answers stay in flight until the read's end flushes them
+        assertFalse(ch.config().isAutoRead(), "two answers in flight stop reading");
+        ch.pipeline().fireChannelReadComplete();
+        assertEquals(Status.OK, next(ch).status());
+        assertEquals(Status.OK, next(ch).status());
+        Answer refused = next(ch);
+        assertEquals(Status.UNAVAILABLE, refused.status());
+        assertEquals(3, refused.requestId());
+        assertEquals(2, store.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version(), "the third not applied");
+        assertTrue(ch.config().isAutoRead(), "reading again once the answers are out");
+        assertEquals(1, counters.inFlightRefused());
+    }
+
+    private long stat(String name) {
+        Map<String, Long> stats = new java.util.HashMap<>();
+        counters.putInto(stats);
+        return stats.get(name);
+    }
+
     private static byte[] bytes(ByteBuf b) {
         byte[] out = new byte[b.readableBytes()];
         b.readBytes(out);

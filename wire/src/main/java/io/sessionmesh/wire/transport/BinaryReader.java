@@ -285,7 +285,7 @@ final class BinaryReader {
             entry = -1;
             int at = pos;
             String name = readSectionName("section name", "section name length");
-            int nameAt = at + BinaryWriter.varintSize(EncodedWrite.readVarint(b, at));
+            int nameAt = at;
             boolean duplicate = false;
             if (seen != null) {
                 duplicate = !seen.add(name);
@@ -315,7 +315,7 @@ final class BinaryReader {
             EncodedWrite.index(index, i, nameAt - shift, setAt - shift, m, maxValue, removeAt - shift, r);
         }
         byte[] body = owned ? b : java.util.Arrays.copyOfRange(b, bodyStart, end);
-        return WriteRequest.trusted(new EncodedWrite(sessionId, body, names, ifVersions, index, lent));
+        return WriteRequest.trusted(new EncodedWrite(sessionId, bodyStart - shift, body, names, ifVersions, index, lent));
     }
 
     /** A delta's {@code m} set attributes, names distinct; returns the largest value's size. */

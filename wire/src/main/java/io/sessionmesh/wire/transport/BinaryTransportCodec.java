@@ -137,6 +137,39 @@ public final class BinaryTransportCodec {
         }
     }
 
+    /**
+     * The encoded size, header included, of the WRITE_RESULT that answers {@code write} with {@code versions} (the new
+     * version of each delta's section, in order): {@code encodedSize(WriteResult.of(write, versions))}, measured on the
+     * request's bytes. Within the limits by construction: it has the request's id, and its names with fewer bytes.
+     *
+     * @throws IllegalStateException if {@code write} was decoded from a lent array that has been given back
+     */
+    public int writeResultSize(EncodedWrite write, long[] versions) {
+        return HEADER_BYTES + write.resultBodySize(versions);
+    }
+
+    /**
+     * Encodes the WRITE_RESULT of {@link #writeResultSize} at {@code dst}'s position, which advances past it: the same
+     * bytes as {@code encode(WriteResult.of(write, versions))}, copied from the request's bytes rather than encoded
+     * from its strings (a master's answer to a WRITE).
+     *
+     * @throws BufferOverflowException if it does not fit (part of it may have been written)
+     */
+    public void encodeWriteResult(EncodedWrite write, long[] versions, int encodedSize, ByteBuffer dst) {
+        if (dst.remaining() < encodedSize) {
+            throw new BufferOverflowException();
+        }
+        int start = dst.position();
+        putInt(dst, MAGIC); // big-endian whatever dst's order
+        dst.put((byte) VERSION).put((byte) MessageTypes.WRITE_RESULT).put((byte) 0); // flags 0
+        putInt(dst, encodedSize - HEADER_BYTES);
+        write.writeResultBody(versions, dst);
+        if (dst.position() - start != encodedSize) {
+            throw new IllegalArgumentException("a write result of " + (dst.position() - start) + " bytes given as "
+                    + encodedSize);
+        }
+    }
+
     /** Encodes a message onto a stream (one write call). */
     public void encode(TransportMessage message, OutputStream out) throws IOException {
         out.write(encode(message));
@@ -405,6 +438,10 @@ public final class BinaryTransportCodec {
 
     private static int getInt(byte[] b, int i) {
         return (b[i] & 0xFF) << 24 | (b[i + 1] & 0xFF) << 16 | (b[i + 2] & 0xFF) << 8 | (b[i + 3] & 0xFF);
+    }
+
+    private static void putInt(ByteBuffer dst, int v) {
+        dst.put((byte) (v >>> 24)).put((byte) (v >>> 16)).put((byte) (v >>> 8)).put((byte) v);
     }
 
     private static void putInt(byte[] b, int i, int v) {

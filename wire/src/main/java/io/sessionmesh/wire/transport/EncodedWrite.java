@@ -1,5 +1,6 @@
 package io.sessionmesh.wire.transport;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,11 +32,13 @@ public final class EncodedWrite {
     private static final int REMOVE_COUNT = 3;
     /** Per delta, in {@link #index}: the largest value of its set attributes, in bytes. */
     private static final int MAX_VALUE = 4;
-    /** Per delta, in {@link #index}: where its section name's bytes start (after their length). */
+    /** Per delta, in {@link #index}: where its section name starts (its length, then its bytes). */
     private static final int NAME_AT = 5;
     private static final int FIELDS = 6;
 
     private final String sessionId;
+    /** Where the session id starts in {@link #b} (its length, then its bytes); the delta count follows it. */
+    private final int idAt;
     /** The wire form; null once revoked (a lent array given back). */
     private byte[] b;
     private final String[] sections;
@@ -46,9 +49,10 @@ public final class EncodedWrite {
     /** Whether {@link #b} is lent ({@link BinaryTransportCodec#decodeLent}): only then may it be revoked. */
     private final boolean lent;
 
-    EncodedWrite(String sessionId, byte[] b, String[] sections, long[] ifVersions, int[] index, boolean lent) {
+    EncodedWrite(String sessionId, int idAt, byte[] b, String[] sections, long[] ifVersions, int[] index, boolean lent) {
         this.lent = lent;
         this.sessionId = sessionId;
+        this.idAt = idAt;
         this.b = b;
         this.sections = sections;
         this.ifVersions = ifVersions;
@@ -91,9 +95,8 @@ public final class EncodedWrite {
             SectionDelta d = deltas.get(i);
             sections[i] = d.section();
             ifVersions[i] = d.ifVersion();
-            int nameLen = readVarint(b, pos);
-            index[i * FIELDS + NAME_AT] = pos + BinaryWriter.varintSize(nameLen);
-            pos += BinaryWriter.varintSize(nameLen) + nameLen;
+            index[i * FIELDS + NAME_AT] = pos;
+            pos = skip(b, pos);
             pos += BinaryWriter.varintSize(d.ifVersion() + 1);
             int m = d.set().size();
             index[i * FIELDS + SET_AT] = pos;
@@ -115,7 +118,7 @@ public final class EncodedWrite {
                 pos = skip(b, pos);
             }
         }
-        return new EncodedWrite(request.sessionId(), b, sections, ifVersions, index, false);
+        return new EncodedWrite(request.sessionId(), 0, b, sections, ifVersions, index, false);
     }
 
     /** Per-delta bookkeeping for the decoder: {@link #FIELDS} ints per delta. */
@@ -261,6 +264,63 @@ public final class EncodedWrite {
     int firstRemoveAt(int d) {
         int at = index[d * FIELDS + REMOVE_AT];
         return at + BinaryWriter.varintSize(index[d * FIELDS + REMOVE_COUNT]);
+    }
+
+    // ---- the WRITE_RESULT answering this write, from its own bytes ----
+
+    /**
+     * The size of the WRITE_RESULT body (no header) that answers this write with {@code versions}: the same bytes as
+     * {@code WriteResult.of(this, versions)} encoded, measured on the request's own bytes instead of its strings.
+     *
+     * @param versions the new version of each delta's section, in order
+     */
+    int resultBodySize(long[] versions) {
+        checkVersions(versions);
+        byte[] b = bytes();
+        int size = countEnd(b) - idAt;
+        for (int d = 0; d < sections.length; d++) {
+            int at = index[d * FIELDS + NAME_AT];
+            size += skip(b, at) - at + BinaryWriter.varintSize(versions[d]);
+        }
+        return size;
+    }
+
+    /**
+     * Writes the WRITE_RESULT body of {@link #resultBodySize} at {@code dst}'s position: the session id and the delta
+     * count copied as the request sent them, then each section's name, copied, and its new version. A WRITE_RESULT
+     * and a WRITE_REQUEST begin alike (PROTOCOL.md 2.1), so nothing here is encoded but the versions.
+     */
+    void writeResultBody(long[] versions, ByteBuffer dst) {
+        checkVersions(versions);
+        byte[] b = bytes();
+        int countEnd = countEnd(b);
+        dst.put(b, idAt, countEnd - idAt);
+        for (int d = 0; d < sections.length; d++) {
+            int at = index[d * FIELDS + NAME_AT];
+            dst.put(b, at, skip(b, at) - at);
+            long v = versions[d];
+            while ((v & ~0x7FL) != 0) {
+                dst.put((byte) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
+            dst.put((byte) v);
+        }
+    }
+
+    /** Where the delta count ends: the first delta starts there. */
+    private int countEnd(byte[] b) {
+        return skip(b, idAt) + BinaryWriter.varintSize(sections.length);
+    }
+
+    private void checkVersions(long[] versions) {
+        if (versions.length != sections.length) {
+            throw new IllegalArgumentException(versions.length + " versions for " + sections.length + " deltas");
+        }
+        for (long version : versions) {
+            if (version < 0) {
+                throw new IllegalArgumentException("version " + version + " is negative");
+            }
+        }
     }
 
     /** Skips a string (length and bytes) at {@code pos}; returns the position after it. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -231,5 +232,63 @@ class EncodedWriteTest {
         assertEquals(model, fromWire);
         assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w.encoded(), new long[] {1, 2, 3}));
         assertThrows(IllegalArgumentException.class, () -> WriteResult.of(w.encoded(), new long[] {-1, 2}));
+    }
+
+    /**
+     * A master answers a WRITE with a WRITE_RESULT copied from the request's own bytes (its id and section names):
+     * the same bytes as the result's model encoded, for a request decoded, decoded from a lent array, or encoded from a
+     * model; ids up to 128 characters, names up to their limit in any UTF-8, versions across every varint size.
+     */
+    @Test
+    void encodeWriteResult_fromTheRequestsBytes_sameBytesAsTheModel() {
+        Random r = new Random(2018);
+        byte[] lentArray = new byte[1 << 16];
+        for (int i = 0; i < 1000; i++) {
+            List<SectionDelta> deltas = new ArrayList<>();
+            for (String name : TransportFixtures.distinctNames(r, 1 + r.nextInt(r.nextInt(4) == 0 ? 12 : 3))) {
+                deltas.add(randomDelta(r, name, TransportFixtures.attributes(r), 4));
+            }
+            WriteRequest model = new WriteRequest(TransportFixtures.sessionId(r), deltas);
+            long[] versions = new long[deltas.size()];
+            Map<String, Long> byName = new LinkedHashMap<>();
+            for (int d = 0; d < versions.length; d++) {
+                versions[d] = TransportFixtures.version(r);
+                byName.put(deltas.get(d).section(), versions[d]);
+            }
+            byte[] want = codec.encode(new WriteResult(model.sessionId(), byName));
+            byte[] request = codec.encode(model);
+            System.arraycopy(request, 0, lentArray, 0, request.length);
+            WriteRequest lent = codec.decodeLent(lentArray, request.length, WriteRequest.class);
+            for (EncodedWrite write : List.of(codec.decode(request, WriteRequest.class).encoded(), lent.encoded(),
+                    EncodedWrite.of(model))) {
+                int size = codec.writeResultSize(write, versions);
+                assertEquals(want.length, size, write.toString());
+                java.nio.ByteBuffer dst = java.nio.ByteBuffer.allocate(size + 3).position(2);
+                codec.encodeWriteResult(write, versions, size, dst);
+                assertEquals(2 + size, dst.position(), "the position advances past it");
+                assertArrayEquals(want, java.util.Arrays.copyOfRange(dst.array(), 2, 2 + size), write.toString());
+            }
+            lent.revokeLent();
+        }
+    }
+
+    @Test
+    void encodeWriteResult_refusesWhatItCannotAnswer() {
+        WriteRequest model = new WriteRequest("s1", List.of(new SectionDelta("a", Map.of("k", new byte[] {1}), List.of())));
+        byte[] request = codec.encode(model);
+        EncodedWrite write = codec.decode(request, WriteRequest.class).encoded();
+        assertThrows(IllegalArgumentException.class, () -> codec.writeResultSize(write, new long[] {1, 2}), "a version a delta");
+        assertThrows(IllegalArgumentException.class, () -> codec.writeResultSize(write, new long[] {-1}));
+        int size = codec.writeResultSize(write, new long[] {1});
+        assertThrows(java.nio.BufferOverflowException.class,
+                () -> codec.encodeWriteResult(write, new long[] {1}, size, java.nio.ByteBuffer.allocate(size - 1)));
+        assertThrows(IllegalArgumentException.class, () -> codec.encodeWriteResult(write, new long[] {1}, size + 1,
+                java.nio.ByteBuffer.allocate(size + 1)), "a size that is not the result's");
+        // a request decoded from a lent array that went back: nothing is read from the array now someone else's
+        WriteRequest lent = codec.decodeLent(request.clone(), request.length, WriteRequest.class);
+        lent.revokeLent();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> codec.writeResultSize(lent.encoded(), new long[] {1}));
+        assertTrue(e.getMessage().contains("given back"), e.getMessage());
     }
 }

@@ -1,0 +1,163 @@
+package io.sessionmesh.master.handler;
+
+import io.sessionmesh.master.coherence.Fence;
+import io.sessionmesh.master.store.SessionStore;
+import io.sessionmesh.wire.protocol.Frame;
+import io.sessionmesh.wire.protocol.FrameHeader;
+import io.sessionmesh.wire.protocol.MasterAnswer;
+import io.sessionmesh.wire.protocol.MasterRequest;
+import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.protocol.OutboundFrame;
+import io.sessionmesh.wire.protocol.SessionTimes;
+import io.sessionmesh.wire.protocol.WriteBodyLender;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.EncodedWrite;
+import io.sessionmesh.wire.transport.Status;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * The usual WRITE, handled where its frame arrives: decoded from the loop's {@link WriteBodyLender} array, applied to
+ * the store and answered with a WRITE_RESULT copied from the request's own bytes (its session id and section names,
+ * then the new versions), in one call. It goes through none of the handlers a request otherwise passes on its way to
+ * {@link DataHandler} ({@link RequestDecoder}, {@link PushHandler}, {@link FlowControlHandler},
+ * {@link RegistrationHandler}): on the write benchmark they and the objects between them were about a tenth of the
+ * master's work (benchmarks/RESULTS.md, 12.18).
+ *
+ * <p>The same outcome as the way through those handlers, answer for answer and byte for byte:
+ * <ul>
+ *   <li>Only a WRITE request with no frame flag is taken here. Everything else passes on unchanged, and so does a WRITE
+ *   that flow control would refuse ({@link FlowControlHandler#full()}), that asks for whole sections, whose body is
+ *   not lent (over {@link WriteBodyLender#MAX_LENT_BYTES}) or does not decode (the request decoder decodes it again and
+ *   names what is wrong).</li>
+ *   <li>The usual answer (no other cache to tell first) goes straight to the encoder, and flow control counts it
+ *   ({@link FlowControlHandler#made}, {@link FlowControlHandler#checkOutbound}). An answer that must wait for a fence, and an error, are written from
+ *   the data handler's place in the pipeline, so that they pass flow control and the pushes handler, which holds a
+ *   fenced one back (it is then a {@link MasterAnswer.Write} that owns its strings: the array goes back before the
+ *   fence is done).</li>
+ *   <li>The registration is the connection's: a registered cache's write makes it the holder of what it wrote.</li>
+ *   <li>A store error is answered with its status, as {@link DataHandler} answers it.</li>
+ * </ul>
+ * Only in a master on its own: a replica's writes wait for the group's log, which outlives this call
+ * ({@link GroupDataHandler}).
+ */
+public final class WriteLane extends ChannelInboundHandlerAdapter {
+    private final SessionStore store;
+    private final ConnectionRegistration registration;
+    private final FlowControlHandler flow;
+    private final ServerCounters counters;
+    private final BinaryTransportCodec codec;
+    /** The data handler's context: answers written from it pass flow control, the pushes handler and the encoder. */
+    private ChannelHandlerContext answers;
+
+    public WriteLane(SessionStore store, ConnectionRegistration registration, FlowControlHandler flow,
+                     ServerCounters counters, BinaryTransportCodec codec) {
+        this.store = store;
+        this.registration = registration;
+        this.flow = flow;
+        this.counters = counters;
+        this.codec = codec;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Frame frame) || frame.opcode() != Opcodes.WRITE || frame.flags() != 0 || flow.full()) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        ChannelHandlerContext out = answers(ctx);
+        WriteBodyLender lender = WriteBodyLender.current();
+        MasterRequest.Write write;
+        try {
+            write = lender.decode(frame, codec);
+        } catch (RuntimeException e) {
+            write = null; // the request decoder decodes it again, and answers what is wrong with it
+        }
+        if (write == null || out == null) {
+            if (write != null) {
+                lender.giveBack(write);
+            }
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        try {
+            counters.requests.increment();
+            int id = frame.requestId();
+            Object answer;
+            try {
+                SessionStore.Written written = store.write(write.message(), registration.holderBit(),
+                        registration.invalidator());
+                Fence fence = written.fence();
+                if (fence == null || fence.isDone()) {
+                    // the usual answer: straight to the encoder, which encodes it now, before the array goes back
+                    flow.made();
+                    ctx.write(new Answer(id, written.write(), written.versions(), written.times()), ctx.voidPromise());
+                    flow.checkOutbound(ctx);
+                    return;
+                }
+                answer = new FencedAnswer(new MasterAnswer.Write(id, written.result(), written.times()), fence);
+            } catch (RuntimeException e) {
+                answer = DataHandler.errorAnswer(counters, Opcodes.WRITE, id, e);
+            }
+            out.write(answer, out.voidPromise()); // through flow control and the pushes handler, as the data handler's
+        } finally {
+            lender.giveBack(write);
+            frame.release();
+        }
+    }
+
+    /** The data handler's context, or null when this pipeline has none (then every request passes on). */
+    private ChannelHandlerContext answers(ChannelHandlerContext ctx) {
+        ChannelHandlerContext found = answers;
+        if (found == null || found.isRemoved()) {
+            answers = found = ctx.pipeline().context(DataHandler.class);
+        }
+        return found;
+    }
+
+    /**
+     * A WRITE's answer, encoded from the request's bytes ({@link BinaryTransportCodec#encodeWriteResult}): the same
+     * bytes as a {@link MasterAnswer.Write} without whole sections. Usable only while the request's array is lent: the
+     * encoder encodes it within the lane's write, and a use after the array went back throws rather than reading
+     * another request's bytes.
+     */
+    record Answer(int requestId, EncodedWrite write, long[] versions, SessionTimes times) implements OutboundFrame {
+        @Override
+        public int opcode() {
+            return Opcodes.WRITE;
+        }
+
+        @Override
+        public int flags() {
+            return FrameHeader.FLAG_RESPONSE;
+        }
+
+        @Override
+        public int status() {
+            return Status.OK;
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return codec.writeResultSize(write, versions) + SessionTimes.BYTES;
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            writeBody(out, codec, bodySize(codec));
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+            int result = bodySize - SessionTimes.BYTES;
+            // the buffer's own reusable view (a batch is one buffer), not a new one for 40 bytes
+            java.nio.ByteBuffer view = out.nioBufferCount() == 1 ? out.internalNioBuffer(out.writerIndex(), result)
+                    : out.nioBuffer(out.writerIndex(), result);
+            codec.encodeWriteResult(write, versions, result, view);
+            out.writerIndex(out.writerIndex() + result);
+            times.writeTo(out);
+        }
+    }
+}
