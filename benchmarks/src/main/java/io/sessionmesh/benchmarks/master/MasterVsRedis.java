@@ -146,8 +146,9 @@ public final class MasterVsRedis {
                                         + "cpu %5.2f us/req | above it: master %5.2f, SET %5.2f us/req%n", op, c, depth,
                                         fl.throughput, fl.p50, fl.p99, fl.cpuPerRequest(), ours.cpuPerRequest() - fl.cpuPerRequest(),
                                         set.cpuPerRequest() - fl.cpuPerRequest());
-                                floorTable.append(String.format(Locale.ROOT, "| %d | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
-                                        c, depth, fl.throughput, fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
+                                floorTable.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
+                                        c + (rounds > 1 ? ", round " + (round + 1) : ""), depth, fl.throughput,
+                                        fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
                                         ours.cpuPerRequest() - fl.cpuPerRequest(), set.cpuPerRequest() - fl.cpuPerRequest()));
                             }
                             if (set != null) {
@@ -157,7 +158,8 @@ public final class MasterVsRedis {
                             }
                             table.append(String.format(Locale.ROOT, "| %s | %d | %d | %,.0f | %,.0f | **%.2f** "
                                     + "| %.0f / %.0f / %.0f | %.0f / %.0f |%s%n",
-                                    op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET, SET", c, depth,
+                                    (op.equals("read") ? "read 3 sections / HGETALL" : "write 1 attribute / HSET, SET")
+                                            + (rounds > 1 ? ", round " + (round + 1) : ""), c, depth,
                                     ours.throughput, theirs.throughput, ratio, ours.p50, ours.p99, ours.p999, theirs.p50, theirs.p99,
                                     (set == null ? " - |" : String.format(Locale.ROOT, " %,.0f, **%.2f**, %.0f / %.0f |",
                                             set.throughput, setRatio, set.p50, set.p99))

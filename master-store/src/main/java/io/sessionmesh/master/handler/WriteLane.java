@@ -33,10 +33,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  *   not lent (over {@link WriteBodyLender#MAX_LENT_BYTES}) or does not decode (the request decoder decodes it again and
  *   names what is wrong).</li>
  *   <li>The usual answer (no other cache to tell first) goes straight to the encoder, and flow control counts it
- *   ({@link FlowControlHandler#made}, {@link FlowControlHandler#checkOutbound}). An answer that must wait for a fence, and an error, are written from
- *   the data handler's place in the pipeline, so that they pass flow control and the pushes handler, which holds a
- *   fenced one back (it is then a {@link MasterAnswer.Write} that owns its strings: the array goes back before the
- *   fence is done).</li>
+ *   ({@link FlowControlHandler#made}, {@link FlowControlHandler#checkOutbound}). An answer that must wait for a fence,
+ *   and an error, are written from the data handler's place in the pipeline, so that they pass flow control and the
+ *   pushes handler, which holds a fenced one back (it is then a {@link MasterAnswer.Write} that owns its strings: the
+ *   array goes back before the fence is done).</li>
  *   <li>The registration is the connection's: a registered cache's write makes it the holder of what it wrote.</li>
  *   <li>A store error is answered with its status, as {@link DataHandler} answers it.</li>
  * </ul>
@@ -68,43 +68,56 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
             return;
         }
         ChannelHandlerContext out = answers(ctx);
+        if (out == null) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
         WriteBodyLender lender = WriteBodyLender.current();
         MasterRequest.Write write;
         try {
             write = lender.decode(frame, codec);
         } catch (RuntimeException e) {
             write = null; // the request decoder decodes it again, and answers what is wrong with it
+        } catch (Error e) {
+            frame.release();
+            throw e;
         }
-        if (write == null || out == null) {
-            if (write != null) {
-                lender.giveBack(write);
-            }
+        if (write == null) {
             ctx.fireChannelRead(msg);
             return;
         }
         try {
-            counters.requests.increment();
-            int id = frame.requestId();
-            Object answer;
             try {
-                SessionStore.Written written = store.write(write.message(), registration.holderBit(),
-                        registration.invalidator());
-                Fence fence = written.fence();
-                if (fence == null || fence.isDone()) {
-                    // the usual answer: straight to the encoder, which encodes it now, before the array goes back
-                    flow.made();
-                    ctx.write(new Answer(id, written.write(), written.versions(), written.times()), ctx.voidPromise());
-                    flow.checkOutbound(ctx);
-                    return;
-                }
-                answer = new FencedAnswer(new MasterAnswer.Write(id, written.result(), written.times()), fence);
-            } catch (RuntimeException e) {
-                answer = DataHandler.errorAnswer(counters, Opcodes.WRITE, id, e);
+                answer(ctx, out, frame.requestId(), write);
+            } finally {
+                lender.giveBack(write);
             }
-            out.write(answer, out.voidPromise()); // through flow control and the pushes handler, as the data handler's
         } finally {
-            lender.giveBack(write);
             frame.release();
+        }
+    }
+
+    /** Applies {@code write} and answers it, while its array is still lent. */
+    private void answer(ChannelHandlerContext ctx, ChannelHandlerContext out, int id, MasterRequest.Write write) {
+        counters.requests.increment();
+        SessionStore.Written written;
+        try {
+            written = store.write(write.message(), registration.holderBit(), registration.invalidator());
+        } catch (RuntimeException e) {
+            // through flow control and the pushes handler, as the data handler answers it
+            out.write(DataHandler.errorAnswer(counters, Opcodes.WRITE, id, e), out.voidPromise());
+            return;
+        }
+        Fence fence = written.fence();
+        if (fence == null || fence.isDone()) {
+            // the usual answer: straight to the encoder, which encodes it now, before the array goes back
+            flow.made();
+            ctx.write(new Answer(id, written.write(), written.versions(), written.times()), ctx.voidPromise());
+            flow.checkOutbound(ctx);
+        } else {
+            // held back by the pushes handler until the fence is done, long after the array went back: it owns its strings
+            out.write(new FencedAnswer(new MasterAnswer.Write(id, written.result(), written.times()), fence),
+                    out.voidPromise());
         }
     }
 

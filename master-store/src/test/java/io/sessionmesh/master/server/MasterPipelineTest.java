@@ -43,6 +43,10 @@ class MasterPipelineTest {
     private final HolderRegistry holders = new HolderRegistry(2000, Executors.newSingleThreadScheduledExecutor());
 
     private EmbeddedChannel channel(int maxInFlight) {
+        return channel(store, maxInFlight);
+    }
+
+    private EmbeddedChannel channel(SessionStore store, int maxInFlight) {
         MasterConfig config = MasterConfig.of(Map.of("max-in-flight", String.valueOf(maxInFlight), "max-frame", "64k",
                 "max-session", "32k", "max-attribute", "1000", "max-section", "4000"));
         return new EmbeddedChannel(new MasterServerInitializer(config, store, counters, () -> "{}".getBytes(),
@@ -318,7 +322,7 @@ class MasterPipelineTest {
     }
 
     /**
-     * Writes of every shape the lane takes (several deltas, a new section beside known ones, names in any UTF-8, an
+     * Writes of every shape the lane takes (several deltas, a new section beside known ones, a name beyond ASCII, an
      * id of 128 characters, versions past one varint byte) are answered there, and their answers are the bytes the
      * data handler's {@code MasterAnswer.Write} has: the WRITE_RESULT of the model, then the session's times.
      */
@@ -436,6 +440,45 @@ class MasterPipelineTest {
         assertEquals(2, store.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version(), "the third not applied");
         assertTrue(ch.config().isAutoRead(), "reading again once the answers are out");
         assertEquals(1, counters.inFlightRefused());
+    }
+
+    /**
+     * Lane answers past the encoder's batch (16 KiB: the batch is written and another begun, or grown) and an answer of
+     * its own buffer (8 KiB or more: forty sections of 200-byte names) are the bytes of the model's result, each one.
+     */
+    @Test
+    void laneAnswers_pastABatch_andOfTheirOwnBuffer_areTheModelsBytes() {
+        SessionStore roomy = new SessionStore(StoreLimits.DEFAULT, Ticker.SYSTEM);
+        EmbeddedChannel ch = channel(roomy, 1000);
+        List<Object> passed = passedOn(ch);
+        String id = roomy.create().id();
+        List<SectionDelta> wide = new java.util.ArrayList<>();
+        for (int d = 0; d < 40; d++) {
+            wide.add(new SectionDelta(String.format("%03d", d) + "n".repeat(207), Map.of("k", new byte[] {1}), List.of()));
+        }
+        ByteBuf batch = Unpooled.buffer();
+        int writes = 400;
+        for (int i = 1; i <= writes; i++) {
+            List<SectionDelta> deltas = i == 200 ? wide
+                    : List.of(new SectionDelta("cart", Map.of("n", new byte[] {(byte) i}), List.of()));
+            batch.writeBytes(request(Opcodes.WRITE, i, codec.encode(new WriteRequest(id, deltas))));
+        }
+        ch.writeInbound(batch); // one read: every answer is made before the read's end writes them
+        long version = 0;
+        for (int i = 1; i <= writes; i++) {
+            Answer a = next(ch);
+            assertEquals(i, a.requestId());
+            assertEquals(Status.OK, a.status(), a.text());
+            Map<String, Long> versions = new java.util.LinkedHashMap<>();
+            if (i == 200) {
+                wide.forEach(d -> versions.put(d.section(), 1L));
+                assertTrue(a.body().length > io.sessionmesh.wire.protocol.FrameEncoder.LARGE_FRAME, "an answer of its own");
+            } else {
+                versions.put("cart", ++version);
+            }
+            assertArrayEquals(codec.encode(new WriteResult(id, versions)), message(a.body()), "write " + i);
+        }
+        assertEquals(List.of(), passed, "every write was the lane's");
     }
 
     private long stat(String name) {

@@ -140,12 +140,19 @@ public final class BinaryTransportCodec {
     /**
      * The encoded size, header included, of the WRITE_RESULT that answers {@code write} with {@code versions} (the new
      * version of each delta's section, in order): {@code encodedSize(WriteResult.of(write, versions))}, measured on the
-     * request's bytes. Within the limits by construction: it has the request's id, and its names with fewer bytes.
+     * request's bytes. Its id, count and names passed the request's checks; only its size is checked here, since a
+     * version may take more bytes than the request's delta did.
      *
+     * @throws MalformedMessageException ({@link Status#TOO_LARGE}) above the message limit, as {@link #encodedSize}
      * @throws IllegalStateException if {@code write} was decoded from a lent array that has been given back
      */
     public int writeResultSize(EncodedWrite write, long[] versions) {
-        return HEADER_BYTES + write.resultBodySize(versions);
+        long size = (long) HEADER_BYTES + write.resultBodySize(versions);
+        if (size > limits.maxMessageBytes()) {
+            throw new MalformedMessageException(Status.TOO_LARGE, MessageTypes.name(MessageTypes.WRITE_RESULT) + " of "
+                    + size + " bytes is above the limit of " + limits.maxMessageBytes());
+        }
+        return (int) size;
     }
 
     /**

@@ -252,7 +252,12 @@ class EncodedWriteTest {
             long[] versions = new long[deltas.size()];
             Map<String, Long> byName = new LinkedHashMap<>();
             for (int d = 0; d < versions.length; d++) {
-                versions[d] = TransportFixtures.version(r);
+                // every varint size, 1 to 9 bytes, and the edges between them
+                versions[d] = switch (r.nextInt(3)) {
+                    case 0 -> TransportFixtures.version(r);
+                    case 1 -> (1L << (7 * r.nextInt(9))) - r.nextInt(2);
+                    default -> r.nextLong() >>> (1 + r.nextInt(63));
+                };
                 byName.put(deltas.get(d).section(), versions[d]);
             }
             byte[] want = codec.encode(new WriteResult(model.sessionId(), byName));
@@ -284,6 +289,23 @@ class EncodedWriteTest {
                 () -> codec.encodeWriteResult(write, new long[] {1}, size, java.nio.ByteBuffer.allocate(size - 1)));
         assertThrows(IllegalArgumentException.class, () -> codec.encodeWriteResult(write, new long[] {1}, size + 1,
                 java.nio.ByteBuffer.allocate(size + 1)), "a size that is not the result's");
+        // a result may be larger than its request (a version of up to 9 bytes where an empty delta took 3): above the
+        // message limit it is TOO_LARGE, as encoding its model is
+        BinaryTransportCodec small = new BinaryTransportCodec(TransportLimits.builder().maxMessageBytes(256).build());
+        List<SectionDelta> empty = new ArrayList<>();
+        for (int d = 0; d < 40; d++) {
+            empty.add(new SectionDelta("s" + (char) ('A' + d), Map.of(), List.of()));
+        }
+        WriteRequest wide = new WriteRequest("s1", empty);
+        EncodedWrite wideWrite = small.decode(small.encode(wide), WriteRequest.class).encoded();
+        long[] big = new long[40];
+        java.util.Arrays.fill(big, Long.MAX_VALUE);
+        MalformedMessageException tooLarge = assertThrows(MalformedMessageException.class,
+                () -> small.writeResultSize(wideWrite, big));
+        assertEquals(Status.TOO_LARGE, tooLarge.status());
+        assertThrows(MalformedMessageException.class, () -> small.encodedSize(WriteResult.of(wideWrite, big)),
+                "the model's encoding refuses it too");
+        assertEquals(small.encodedSize(WriteResult.of(wideWrite, new long[40])), small.writeResultSize(wideWrite, new long[40]));
         // a request decoded from a lent array that went back: nothing is read from the array now someone else's
         WriteRequest lent = codec.decodeLent(request.clone(), request.length, WriteRequest.class);
         lent.revokeLent();
