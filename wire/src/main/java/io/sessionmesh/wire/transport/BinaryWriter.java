@@ -280,4 +280,13 @@ final class BinaryWriter {
         b[pos++] = (byte) v;
         return pos;
     }
+
+    /** {@link #writeVarint(long, byte[], int)} at {@code dst}'s position, which advances past it. */
+    static void putVarint(long v, java.nio.ByteBuffer dst) {
+        while ((v & ~0x7FL) != 0) {
+            dst.put((byte) (v | 0x80));
+            v >>>= 7;
+        }
+        dst.put((byte) v);
+    }
 }

@@ -275,7 +275,7 @@ public final class EncodedWrite {
      * @param versions the new version of each delta's section, in order
      */
     int resultBodySize(long[] versions) {
-        checkVersions(versions);
+        WriteResult.checked(versions, sections.length);
         byte[] b = bytes();
         int size = countEnd(b) - idAt;
         for (int d = 0; d < sections.length; d++) {
@@ -291,36 +291,20 @@ public final class EncodedWrite {
      * and a WRITE_REQUEST begin alike (PROTOCOL.md 2.1), so nothing here is encoded but the versions.
      */
     void writeResultBody(long[] versions, ByteBuffer dst) {
-        checkVersions(versions);
+        WriteResult.checked(versions, sections.length);
         byte[] b = bytes();
         int countEnd = countEnd(b);
         dst.put(b, idAt, countEnd - idAt);
         for (int d = 0; d < sections.length; d++) {
             int at = index[d * FIELDS + NAME_AT];
             dst.put(b, at, skip(b, at) - at);
-            long v = versions[d];
-            while ((v & ~0x7FL) != 0) {
-                dst.put((byte) ((v & 0x7F) | 0x80));
-                v >>>= 7;
-            }
-            dst.put((byte) v);
+            BinaryWriter.putVarint(versions[d], dst);
         }
     }
 
     /** Where the delta count ends: the first delta starts there. */
     private int countEnd(byte[] b) {
         return skip(b, idAt) + BinaryWriter.varintSize(sections.length);
-    }
-
-    private void checkVersions(long[] versions) {
-        if (versions.length != sections.length) {
-            throw new IllegalArgumentException(versions.length + " versions for " + sections.length + " deltas");
-        }
-        for (long version : versions) {
-            if (version < 0) {
-                throw new IllegalArgumentException("version " + version + " is negative");
-            }
-        }
     }
 
     /** Skips a string (length and bytes) at {@code pos}; returns the position after it. */

@@ -68,7 +68,7 @@ public final class WriteResult implements TransportMessage {
     }
 
     /** {@code versions}, one per delta of {@code deltas} and none negative; kept, not copied. */
-    private static long[] checked(long[] versions, int deltas) {
+    static long[] checked(long[] versions, int deltas) {
         if (versions.length != deltas) {
             throw new IllegalArgumentException(versions.length + " versions for " + deltas + " deltas");
         }
