@@ -43,6 +43,22 @@ public final class EncodedSection {
         this.valueBytes = valueBytes;
     }
 
+    /**
+     * A section whose {@code size} bytes its maker fills before it hands the section on. The array is allocated in here,
+     * right after the object, so that the two sit next to each other in memory: a write reaches a section's bytes
+     * through the section, and a cache miss on each costs the master's write more than the merge's instructions
+     * (benchmarks/RESULTS.md 12.20). The bytes are written after the constructor, so the section must reach another
+     * thread through a happens-before edge (the master's store publishes it in a volatile array), not a data race.
+     */
+    private EncodedSection(String name, long version, int size, int attributesAt, int attributeCount, int valueBytes) {
+        this.name = name;
+        this.version = version;
+        this.bytes = new byte[size];
+        this.attributesAt = attributesAt;
+        this.attributeCount = attributeCount;
+        this.valueBytes = valueBytes;
+    }
+
     /** The section before its first write: version 0, no attributes. */
     public static EncodedSection empty(String name) {
         TransportLimits.checkSectionName(name);
@@ -325,11 +341,13 @@ public final class EncodedSection {
         }
 
         // Pass 2: write, one copy per attribute.
-        byte[] out = new byte[(int) size];
+        int outAttributesAt = prefix + BinaryWriter.varintSize(newVersion) + BinaryWriter.varintSize(count);
+        EncodedSection merged = new EncodedSection(name, newVersion, (int) size, outAttributesAt, count, (int) values);
+        byte[] out = merged.bytes;
         System.arraycopy(bytes, 0, out, 0, prefix);
         int w = BinaryWriter.writeVarint(newVersion, out, prefix);
         w = BinaryWriter.writeVarint(count, out, w);
-        int outAttributesAt = w;
+        assert w == outAttributesAt : "attributes at " + w + ", not " + outAttributesAt;
         pos = attributesAt;
         for (int a = 0; a < attributeCount; a++) {
             int end = skipValue(bytes, skipString(bytes, pos));
@@ -356,7 +374,7 @@ public final class EncodedSection {
             }
         }
         assert w == out.length : "sized " + out.length + ", wrote " + w;
-        return new EncodedSection(name, newVersion, out, outAttributesAt, count, (int) values);
+        return merged;
     }
 
     /**
@@ -381,11 +399,14 @@ public final class EncodedSection {
         if (size > Integer.MAX_VALUE - 16) {
             throw new MalformedMessageException(Status.TOO_LARGE, "section " + Utf8.quote(name) + " would be " + size + " bytes");
         }
-        byte[] out = new byte[(int) size];
+        int outAttributesAt = prefix + BinaryWriter.varintSize(newVersion) + BinaryWriter.varintSize(count);
+        EncodedSection merged = new EncodedSection(name, newVersion, (int) size, outAttributesAt, count,
+                valueBytes - oldValueLen + newValueLen);
+        byte[] out = merged.bytes;
         System.arraycopy(bytes, 0, out, 0, prefix);
         int w = BinaryWriter.writeVarint(newVersion, out, prefix);
         w = BinaryWriter.writeVarint(count, out, w);
-        int outAttributesAt = w;
+        assert w == outAttributesAt : "attributes at " + w + ", not " + outAttributesAt;
         int before = (oldAt < 0 ? bytes.length : oldAt) - attributesAt;
         System.arraycopy(bytes, attributesAt, out, w, before);
         w += before;
@@ -396,7 +417,7 @@ public final class EncodedSection {
             w += bytes.length - oldEnd;
         }
         assert w == out.length : "sized " + out.length + ", wrote " + w;
-        return new EncodedSection(name, newVersion, out, outAttributesAt, count, valueBytes - oldValueLen + newValueLen);
+        return merged;
     }
 
     /**
