@@ -52,7 +52,8 @@ public final class FrameHeader {
     static final int VERSION_OFFSET = 4;
     static final int OPCODE_OFFSET = 5;
     static final int FLAGS_OFFSET = 6;
-    static final int STATUS_OFFSET = 7;
+    /** Where a header's status byte sits (PROTOCOL.md 3.1): what a client that only counts answers reads. */
+    public static final int STATUS_OFFSET = 7;
     static final int REQUEST_ID_OFFSET = 8;
     public static final int LENGTH_OFFSET = 12;
 
