@@ -58,20 +58,22 @@ import java.util.concurrent.TimeUnit;
  * The master's WRITE in process, with no kernel in the way: what {@code MasterVsRedis --ops write} measures over TCP
  * less the sends and receives, which Redis pays as often (benchmarks/RESULTS.md 12.19-12.20). Each invocation is one
  * client batch: {@value #BATCH} WRITEs of one 1 KB attribute, each to a random one of {@code sessions} sessions with
- * three sections (MasterVsRedis's values), in one buffer, as a pipelined connection sends them.
+ * three sections ({@link MasterVsRedis}'s names and values), in one buffer, as a pipelined connection sends them.
+ * The pipeline paths also count building that buffer and reading the answers back, the same for both.
  *
  * <ul>
  *   <li>{@code PIPELINE}: the batch goes into an {@link EmbeddedChannel} holding the master's own pipeline (the
  *   package-private {@link MasterServerInitializer}, which is why this class sits in the master's package): frame
  *   decoder, write lane, store, answer encoder; the answers are read back and counted.</li>
- *   <li>{@code STORE}: the same writes, decoded beforehand, straight into {@link SessionStore#write}.</li>
+ *   <li>{@code STORE}: the same writes, made beforehand (each from the model, its wire form encoded on first use),
+ *   straight into {@link SessionStore#write}.</li>
  *   <li>{@code SET_PIPELINE}: Redis SET's work in Java behind the master's frame decoder and encoder, for scale (what
  *   {@code MasterFloor --work set} does over TCP): the id as a String, a map look-up, a fresh copy of the value
  *   replacing the old one, an answer of a header and 16 bytes.</li>
  *   <li>{@code SET_STORE}: that work alone, the counterpart of {@code STORE}.</li>
  * </ul>
- * Run: {@code java -jar benchmarks/target/benchmarks.jar MasterWritePathBenchmark -prof gc} (allocation a write as
- * {@code gc.alloc.rate.norm}, to divide by 16).
+ * Run: {@code java -jar benchmarks/target/benchmarks.jar MasterWritePathBenchmark -prof gc}: scores and
+ * {@code gc.alloc.rate.norm} are a write's, JMH dividing by the batch ({@link OperationsPerInvocation}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -84,7 +86,6 @@ public class MasterWritePathBenchmark {
     static final int BATCH = 16;
     /** Batches drawn up front, so that choosing sessions costs nothing in the measurement. */
     private static final int BATCHES = 4096;
-    private static final String[] SECTIONS = {"offer", "draft", "profile"};
 
     /** What a batch goes through. */
     public enum Path { PIPELINE, STORE, SET_PIPELINE, SET_STORE }
@@ -116,11 +117,12 @@ public class MasterWritePathBenchmark {
         for (int i = 0; i < sessions; i++) {
             String id = store.create(Duration.ofMinutes(30), session -> true, null, null).id();
             List<SectionDelta> all = new ArrayList<>();
-            for (int s = 0; s < SECTIONS.length; s++) {
-                all.add(new SectionDelta(SECTIONS[s], Map.of("value", sectionValues[s]), List.of()));
+            for (int s = 0; s < MasterVsRedis.SECTIONS.length; s++) {
+                all.add(new SectionDelta(MasterVsRedis.SECTIONS[s], Map.of("value", sectionValues[s]), List.of()));
             }
             store.write(new WriteRequest(id, all));
-            requests[i] = new WriteRequest(id, List.of(new SectionDelta(SECTIONS[0], Map.of("value", sectionValues[0]), List.of())));
+            requests[i] = new WriteRequest(id, List.of(new SectionDelta(MasterVsRedis.SECTIONS[0],
+                    Map.of("value", sectionValues[0]), List.of())));
             bodies[i] = codec.encode(requests[i]);
             values.put(id, new byte[sectionValues[0].length]);
         }
@@ -131,7 +133,11 @@ public class MasterWritePathBenchmark {
                 batch[k] = random.nextInt(sessions);
             }
         }
-        timer = Executors.newSingleThreadScheduledExecutor();
+        timer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "write-path-benchmark-timer");
+            thread.setDaemon(true); // a setUp that fails (no tearDown then) leaves no thread behind
+            return thread;
+        });
         MasterConfig config = MasterConfig.of(Map.of());
         channel = path == Path.SET_PIPELINE
                 ? new EmbeddedChannel(new FrameDecoder(config.maxFrameBytes()), new FrameEncoder(codec, null, true), new SetWork())
@@ -139,6 +145,7 @@ public class MasterWritePathBenchmark {
                         new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), new HolderRegistry(2000, timer), null, null,
                         null, null));
         if ((path == Path.PIPELINE || path == Path.SET_PIPELINE) && pipeline() != BATCH) {
+            tearDown();
             throw new IllegalStateException(path + " did not answer every WRITE of a batch OK");
         }
     }

@@ -47,8 +47,8 @@ public final class EncodedSection {
      * A section whose {@code size} bytes its maker fills before it hands the section on. The array is allocated in here,
      * right after the object, so that the two sit next to each other in memory: a write reaches a section's bytes
      * through the section, and a cache miss on each costs the master's write more than the merge's instructions
-     * (benchmarks/RESULTS.md 12.20). The bytes are written after the constructor, so the section must reach another
-     * thread through a happens-before edge (the master's store publishes it in a volatile array), not a data race.
+     * (benchmarks/RESULTS.md 12.20). The bytes are written after the constructor, so its maker ends with
+     * {@link #filled}, which orders them before any later store of the section as a final field's freeze would.
      */
     private EncodedSection(String name, long version, int size, int attributesAt, int attributeCount, int valueBytes) {
         this.name = name;
@@ -57,6 +57,16 @@ public final class EncodedSection {
         this.attributesAt = attributesAt;
         this.attributeCount = attributeCount;
         this.valueBytes = valueBytes;
+    }
+
+    /**
+     * A section made by the constructor that allocates its bytes, once they are written: a store-store fence (free on
+     * x86, a compiler barrier), so that a thread that finds the section through a data race still sees its bytes, as
+     * it would have through the final field had they been written before the constructor ended.
+     */
+    private static EncodedSection filled(EncodedSection section) {
+        java.lang.invoke.VarHandle.storeStoreFence();
+        return section;
     }
 
     /** The section before its first write: version 0, no attributes. */
@@ -374,7 +384,7 @@ public final class EncodedSection {
             }
         }
         assert w == out.length : "sized " + out.length + ", wrote " + w;
-        return merged;
+        return filled(merged);
     }
 
     /**
@@ -417,7 +427,7 @@ public final class EncodedSection {
             w += bytes.length - oldEnd;
         }
         assert w == out.length : "sized " + out.length + ", wrote " + w;
-        return merged;
+        return filled(merged);
     }
 
     /**
