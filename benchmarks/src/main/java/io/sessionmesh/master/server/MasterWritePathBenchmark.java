@@ -22,6 +22,7 @@ import io.sessionmesh.wire.transport.WriteRequest;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -45,7 +46,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -102,6 +102,8 @@ public class MasterWritePathBenchmark {
     private EmbeddedChannel channel;
     private WriteRequest[] requests;
     private byte[][] bodies;
+    /** The same bodies as buffers, for SET_STORE: SET's work reads each from a buffer, as from a frame. */
+    private ByteBuf[] bodyBuffers;
     private int[][] batches;
     private int next;
     /** SET's store: each session's one value. */
@@ -113,6 +115,7 @@ public class MasterWritePathBenchmark {
         byte[][] sectionValues = MasterVsRedis.sectionValues();
         requests = new WriteRequest[sessions];
         bodies = new byte[sessions][];
+        bodyBuffers = new ByteBuf[sessions];
         values = new ConcurrentHashMap<>();
         for (int i = 0; i < sessions; i++) {
             String id = store.create(Duration.ofMinutes(30), session -> true, null, null).id();
@@ -124,6 +127,7 @@ public class MasterWritePathBenchmark {
             requests[i] = new WriteRequest(id, List.of(new SectionDelta(MasterVsRedis.SECTIONS[0],
                     Map.of("value", sectionValues[0]), List.of())));
             bodies[i] = codec.encode(requests[i]);
+            bodyBuffers[i] = Unpooled.wrappedBuffer(bodies[i]);
             values.put(id, new byte[sectionValues[0].length]);
         }
         SplittableRandom random = new SplittableRandom(18);
@@ -166,7 +170,7 @@ public class MasterWritePathBenchmark {
             case SET_STORE -> {
                 long bytes = 0;
                 for (int i : nextBatch()) {
-                    bytes += set(bodies[i]);
+                    bytes += set(bodyBuffers[i]);
                 }
                 yield bytes;
             }
@@ -215,17 +219,16 @@ public class MasterWritePathBenchmark {
     }
 
     /**
-     * SET's work for the WRITE body {@code body}: the session id (after the message header, a one-byte length and its
-     * bytes) as a String, then a fresh copy of the rest replacing the id's value.
+     * SET's work for the WRITE body {@code body} (as {@code MasterFloor --work set} does it): the session id (after the
+     * message header, a one-byte length and its bytes) as a String, then a fresh copy of the rest replacing the id's
+     * value; returns the value's length.
      */
-    private int set(byte[] body) {
-        int at = BinaryTransportCodec.HEADER_BYTES;
-        int len = body[at++];
-        return replace(new String(body, at, len, StandardCharsets.ISO_8859_1), Arrays.copyOfRange(body, at + len, body.length));
-    }
-
-    private int replace(String id, byte[] value) {
-        if (values.replace(id, value) == null) {
+    private int set(ByteBuf body) {
+        int at = body.readerIndex() + BinaryTransportCodec.HEADER_BYTES;
+        int len = body.getByte(at++);
+        byte[] value = new byte[body.writerIndex() - at - len];
+        body.getBytes(at + len, value);
+        if (values.replace(body.toString(at, len, StandardCharsets.ISO_8859_1), value) == null) {
             throw new IllegalStateException("no value for a session made in setUp");
         }
         return value.length;
@@ -239,13 +242,7 @@ public class MasterWritePathBenchmark {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Frame frame = (Frame) msg;
             try {
-                // set(byte[])'s work, read from the frame's buffer as MasterFloor --work set reads it
-                ByteBuf body = frame.body();
-                int at = body.readerIndex() + BinaryTransportCodec.HEADER_BYTES;
-                int len = body.getByte(at++);
-                byte[] value = new byte[body.writerIndex() - at - len];
-                body.getBytes(at + len, value);
-                replace(body.toString(at, len, StandardCharsets.ISO_8859_1), value);
+                set(frame.body());
                 ctx.write(new MasterAnswer.Touched(frame.requestId(), times), ctx.voidPromise());
             } finally {
                 frame.release();

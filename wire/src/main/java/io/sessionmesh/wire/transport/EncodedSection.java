@@ -60,6 +60,20 @@ public final class EncodedSection {
     }
 
     /**
+     * The next version of this section, {@code size} bytes, with its header written (this section's name, its
+     * {@code prefix} bytes as they are, then {@code newVersion} and {@code count}); the caller writes its attributes
+     * from {@link #attributesAt} on, then hands it on through {@link #filled}.
+     */
+    private EncodedSection headed(int prefix, long newVersion, int size, int count, int values) {
+        int at = prefix + BinaryWriter.varintSize(newVersion) + BinaryWriter.varintSize(count);
+        EncodedSection next = new EncodedSection(name, newVersion, size, at, count, values);
+        System.arraycopy(bytes, 0, next.bytes, 0, prefix);
+        int w = BinaryWriter.writeVarint(count, next.bytes, BinaryWriter.writeVarint(newVersion, next.bytes, prefix));
+        assert w == at : "attributes at " + w + ", not " + at;
+        return next;
+    }
+
+    /**
      * A section made by the constructor that allocates its bytes, once they are written: a store-store fence (free on
      * x86, a compiler barrier), so that a thread that finds the section through a data race still sees its bytes, as
      * it would have through the final field had they been written before the constructor ended.
@@ -351,13 +365,9 @@ public final class EncodedSection {
         }
 
         // Pass 2: write, one copy per attribute.
-        int outAttributesAt = prefix + BinaryWriter.varintSize(newVersion) + BinaryWriter.varintSize(count);
-        EncodedSection merged = new EncodedSection(name, newVersion, (int) size, outAttributesAt, count, (int) values);
+        EncodedSection merged = headed(prefix, newVersion, (int) size, count, (int) values);
         byte[] out = merged.bytes;
-        System.arraycopy(bytes, 0, out, 0, prefix);
-        int w = BinaryWriter.writeVarint(newVersion, out, prefix);
-        w = BinaryWriter.writeVarint(count, out, w);
-        assert w == outAttributesAt : "attributes at " + w + ", not " + outAttributesAt;
+        int w = merged.attributesAt;
         pos = attributesAt;
         for (int a = 0; a < attributeCount; a++) {
             int end = skipValue(bytes, skipString(bytes, pos));
@@ -409,14 +419,9 @@ public final class EncodedSection {
         if (size > Integer.MAX_VALUE - 16) {
             throw new MalformedMessageException(Status.TOO_LARGE, "section " + Utf8.quote(name) + " would be " + size + " bytes");
         }
-        int outAttributesAt = prefix + BinaryWriter.varintSize(newVersion) + BinaryWriter.varintSize(count);
-        EncodedSection merged = new EncodedSection(name, newVersion, (int) size, outAttributesAt, count,
-                valueBytes - oldValueLen + newValueLen);
+        EncodedSection merged = headed(prefix, newVersion, (int) size, count, valueBytes - oldValueLen + newValueLen);
         byte[] out = merged.bytes;
-        System.arraycopy(bytes, 0, out, 0, prefix);
-        int w = BinaryWriter.writeVarint(newVersion, out, prefix);
-        w = BinaryWriter.writeVarint(count, out, w);
-        assert w == outAttributesAt : "attributes at " + w + ", not " + outAttributesAt;
+        int w = merged.attributesAt;
         int before = (oldAt < 0 ? bytes.length : oldAt) - attributesAt;
         System.arraycopy(bytes, attributesAt, out, w, before);
         w += before;
