@@ -19,6 +19,8 @@
 #   FLOOR_FLAGS   more floor settings, e.g. "--io-transport nio" (to match MASTER_FLAGS), or "--work set": each WRITE
 #                 then also does Redis SET's work in Java (RESULTS.md 12.17), and the floor rows read as that
 #   HEAP=0        skip the heap-per-session part
+#   THP=0         run the master and the floor on 4 KiB pages: by default their heaps ask for transparent huge pages
+#                 (-XX:+UseTransparentHugePages, as the master's image does; RESULTS.md 12.21)
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,19 +54,23 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --d
 redis_pid=$!
 pids+=("$redis_pid")
 started "$redis_pid" "$redis_port" redis-server
+# The servers' JVM: a heap touched at start (AlwaysPreTouch: not during the first measured row, which paid ~300,000
+# page faults) and, unless THP=0, on transparent huge pages (fewer TLB misses between the kernel's and the client's turns)
+server_jvm=(-Xms2g -Xmx2g -XX:+AlwaysPreTouch)
+[ "${THP:-1}" = 0 ] || server_jvm+=(-XX:+UseTransparentHugePages)
+echo "the master's and the floor's JVM flags: ${server_jvm[*]}"
 for io in ${IO_THREADS:-1 2}; do
   floor_args=()
   if [ "${FLOOR:-1}" != 0 ]; then
     # the floor on as many I/O threads as the master it is read beside
-    java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
+    java "${server_jvm[@]}" -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
       --io-threads "$io" ${FLOOR_FLAGS:-} > "benchmarks/target/master-floor-io$io.log" 2>&1 &
     floor_pid=$!
     pids+=("$floor_pid")
     started "$floor_pid" "$floor_port" MasterFloor
     floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "$floor_pid")
   fi
-  # AlwaysPreTouch: the heap is touched at start, not during the first measured row (which paid ~300,000 page faults)
-  "${MASTER_JAVA:-java}" -Xms2g -Xmx2g -XX:+AlwaysPreTouch $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
+  "${MASTER_JAVA:-java}" "${server_jvm[@]}" $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     ${MASTER_FLAGS:-} > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
   pids+=("$master_pid")
