@@ -393,7 +393,18 @@ public final class SessionStore {
         return write(request, writerBit, invalidator, ticker.millis());
     }
 
-    /** {@link #write(WriteRequest, long, Invalidator)} at {@code now} (a replicated group's log time). */
+    /**
+     * The store's clock ({@link Ticker#millis()}): for a caller that applies several writes at one reading of it
+     * ({@link #write(WriteRequest, long, Invalidator, long)}).
+     */
+    public long now() {
+        return ticker.millis();
+    }
+
+    /**
+     * {@link #write(WriteRequest, long, Invalidator)} at {@code now}: a replicated group's log time, or one reading of
+     * {@link #now()} shared by the writes of one read.
+     */
     public Written write(WriteRequest request, long writerBit, Invalidator invalidator, long now) {
         // The request's wire form (a decoded request's own bytes; a model's, encoded once): each delta is applied from
         // it straight into the section's next version, so every caller (a connection, the log, a test) gets the same.

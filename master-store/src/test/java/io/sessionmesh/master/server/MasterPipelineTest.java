@@ -369,6 +369,51 @@ class MasterPipelineTest {
     }
 
     /**
+     * The writes of one read share one reading of the store's clock (at most {@code MAX_WRITES_A_CLOCK_READING} of them),
+     * and the next read reads it again: a session written in a later read is used at the later time. The clock here
+     * moves a second at every reading.
+     */
+    @Test
+    void writesOfOneRead_shareAClockReading_andTheNextReadReadsItAgain() {
+        java.util.concurrent.atomic.AtomicLong readings = new java.util.concurrent.atomic.AtomicLong();
+        SessionStore timed = new SessionStore(StoreLimits.builder().build(), () -> 1_000_000 + 1000 * readings.incrementAndGet());
+        String id = timed.create().id();
+        EmbeddedChannel ch = channel(timed, 1000);
+        byte[] body = codec.encode(new WriteRequest(id, List.of(new SectionDelta("cart", Map.of("n", new byte[] {1}),
+                List.of()))));
+
+        long before = readings.get();
+        ch.writeInbound(Unpooled.wrappedBuffer(request(Opcodes.WRITE, 1, body), request(Opcodes.WRITE, 2, body)));
+        assertEquals(Status.OK, next(ch).status());
+        assertEquals(Status.OK, next(ch).status());
+        long firstReading = readings.get();
+        assertEquals(before + 1, firstReading, "two writes of one read, one reading");
+        long firstAccess = timed.describe(id).lastAccess();
+
+        long beforeSecond = readings.get();
+        ch.writeInbound(request(Opcodes.WRITE, 3, body));
+        assertEquals(Status.OK, next(ch).status());
+        long secondReading = readings.get();
+        assertEquals(beforeSecond + 1, secondReading, "the next read reads the clock again");
+        assertEquals(firstAccess + 1000 * (secondReading - firstReading), timed.describe(id).lastAccess(),
+                "the next read's write is used at that read's time");
+
+        int many = io.sessionmesh.master.handler.WriteLane.MAX_WRITES_A_CLOCK_READING + 1;
+        ByteBuf batch = Unpooled.buffer();
+        for (int i = 0; i < many; i++) {
+            batch.writeBytes(request(Opcodes.WRITE, 10 + i, body));
+        }
+        before = readings.get();
+        ch.writeInbound(batch);
+        for (int i = 0; i < many; i++) {
+            assertEquals(Status.OK, next(ch).status());
+        }
+        assertEquals(before + 2, readings.get(), many + " writes in one read: the clock read again after "
+                + (many - 1));
+        assertEquals(3 + many, timed.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version());
+    }
+
+    /**
      * What the lane does not take passes on and is answered as before: a READ; a WRITE asking for whole sections (the
      * data handler sends them); a WRITE that does not decode (the request decoder names what is wrong, and the loop's
      * array is free again for the next write); a store's refusal is answered with its status by the lane itself.
