@@ -5,7 +5,8 @@
 # workload. About 10 minutes on 2 cores (8 without the floor).
 # Results: benchmarks/results/master-vs-redis-io<N>-<date>.json, heap-per-session-<date>.txt.
 #
-# Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it):
+# Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it, but for the huge
+# pages, which the servers have asked for since 12.21):
 #   MVN_FLAGS     e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own
 #   SKIP_BUILD=1  use the jars already built
 #   IO_THREADS    the master's I/O thread counts to run, "1 2" by default

@@ -40,8 +40,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  *   <li>The registration is the connection's: a registered cache's write makes it the holder of what it wrote.</li>
  *   <li>A store error is answered with its status, as {@link DataHandler} answers it.</li>
  *   <li>The writes of one read are applied at one reading of the store's clock, taken at its first write (again after
- *   {@link #MAX_WRITES_A_CLOCK_READING} writes), where the data handler reads it for each: the same millisecond but for
- *   a read that spans one.</li>
+ *   {@link #MAX_WRITES_PER_CLOCK_READING} writes), where the data handler reads it for each: the same millisecond but
+ *   for a read that spans one.</li>
  * </ul>
  * Only in a master on its own: a replica's writes wait for the group's log, which outlives this call
  * ({@link GroupDataHandler}).
@@ -53,17 +53,18 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
     private final ServerCounters counters;
     private final BinaryTransportCodec codec;
     /**
-     * The most writes one clock reading serves: the writes of one read share the reading of its first write (a batch
-     * of 16 pipelined writes takes tens of microseconds; the store's clock counts milliseconds), and a read that brings
-     * more than this many reads the clock again, so no write's time is older than this many writes.
+     * The most writes one clock reading serves: the writes of one read share the reading taken at its first write, and
+     * a read that brings more reads the clock again. A write's time is then at most the time the writes before it in
+     * its read took (tens of microseconds for a batch of 16; the store's clock counts milliseconds); a session's last
+     * use never goes back for it.
      */
-    public static final int MAX_WRITES_A_CLOCK_READING = 64;
+    public static final int MAX_WRITES_PER_CLOCK_READING = 64;
     /** No clock reading yet in this read. */
-    private static final long NO_TIME = Long.MIN_VALUE;
-    /** The store's time for the writes of the current read ({@link #NO_TIME} until its first write). */
-    private long readTime = NO_TIME;
-    /** Writes that used {@link #readTime}. */
-    private int readTimeUses;
+    private static final long NO_READING = Long.MIN_VALUE;
+    /** The store's clock as read at the current read's first write ({@link #NO_READING} until then). */
+    private long clockReading = NO_READING;
+    /** Writes that used {@link #clockReading}. */
+    private int clockReadingUses;
     /** The data handler's context: answers written from it pass flow control, the pushes handler and the encoder. */
     private ChannelHandlerContext answers;
 
@@ -117,7 +118,7 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
         counters.requests.increment();
         SessionStore.Written written;
         try {
-            written = store.write(write.message(), registration.holderBit(), registration.invalidator(), readTime());
+            written = store.write(write.message(), registration.holderBit(), registration.invalidator(), clockReading());
         } catch (RuntimeException e) {
             // through flow control and the pushes handler, as the data handler answers it
             out.write(DataHandler.errorAnswer(counters, Opcodes.WRITE, id, e), out.voidPromise());
@@ -137,23 +138,36 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * The store's time for a write of this read: read once for the read's first {@link #MAX_WRITES_A_CLOCK_READING}
+     * The store's time for a write of this read: read once for the read's first {@link #MAX_WRITES_PER_CLOCK_READING}
      * writes (a clock reading was 2% of the master's event loop on the write benchmark, one a write).
      */
-    private long readTime() {
-        if (readTime == NO_TIME || readTimeUses == MAX_WRITES_A_CLOCK_READING) {
-            readTime = store.now();
-            readTimeUses = 0;
+    private long clockReading() {
+        if (clockReading == NO_READING || clockReadingUses == MAX_WRITES_PER_CLOCK_READING) {
+            clockReading = store.now();
+            clockReadingUses = 0;
         }
-        readTimeUses++;
-        return readTime;
+        clockReadingUses++;
+        return clockReading;
     }
 
     /** The read is over: the next one reads the clock again. */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        readTime = NO_TIME;
+        clockReading = NO_READING;
         ctx.fireChannelReadComplete();
+    }
+
+    /** A read that failed may end without {@link #channelReadComplete}: the next one reads the clock again all the same. */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        clockReading = NO_READING;
+        ctx.fireExceptionCaught(cause);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        clockReading = NO_READING;
+        ctx.fireChannelInactive();
     }
 
     /** The data handler's context, or null when this pipeline has none (then every request passes on). */

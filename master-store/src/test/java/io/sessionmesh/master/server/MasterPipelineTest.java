@@ -3,6 +3,7 @@ package io.sessionmesh.master.server;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
+import io.sessionmesh.master.handler.WriteLane;
 import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
@@ -27,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -369,13 +371,13 @@ class MasterPipelineTest {
     }
 
     /**
-     * The writes of one read share one reading of the store's clock (at most {@code MAX_WRITES_A_CLOCK_READING} of them),
+     * The writes of one read share one reading of the store's clock (at most {@code MAX_WRITES_PER_CLOCK_READING} of them),
      * and the next read reads it again: a session written in a later read is used at the later time. The clock here
      * moves a second at every reading.
      */
     @Test
-    void writesOfOneRead_shareAClockReading_andTheNextReadReadsItAgain() {
-        java.util.concurrent.atomic.AtomicLong readings = new java.util.concurrent.atomic.AtomicLong();
+    void writesOfOneRead_shareOneClockReading_andTheNextReadReadsItAgain() {
+        AtomicLong readings = new AtomicLong();
         SessionStore timed = new SessionStore(StoreLimits.builder().build(), () -> 1_000_000 + 1000 * readings.incrementAndGet());
         String id = timed.create().id();
         EmbeddedChannel ch = channel(timed, 1000);
@@ -398,7 +400,7 @@ class MasterPipelineTest {
         assertEquals(firstAccess + 1000 * (secondReading - firstReading), timed.describe(id).lastAccess(),
                 "the next read's write is used at that read's time");
 
-        int many = io.sessionmesh.master.handler.WriteLane.MAX_WRITES_A_CLOCK_READING + 1;
+        int many = 2 * WriteLane.MAX_WRITES_PER_CLOCK_READING + 1;
         ByteBuf batch = Unpooled.buffer();
         for (int i = 0; i < many; i++) {
             batch.writeBytes(request(Opcodes.WRITE, 10 + i, body));
@@ -408,8 +410,8 @@ class MasterPipelineTest {
         for (int i = 0; i < many; i++) {
             assertEquals(Status.OK, next(ch).status());
         }
-        assertEquals(before + 2, readings.get(), many + " writes in one read: the clock read again after "
-                + (many - 1));
+        assertEquals(before + 3, readings.get(), many + " writes in one read: the clock read again after every "
+                + WriteLane.MAX_WRITES_PER_CLOCK_READING);
         assertEquals(3 + many, timed.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version());
     }
 

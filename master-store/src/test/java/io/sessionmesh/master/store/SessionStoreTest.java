@@ -99,6 +99,23 @@ class SessionStoreTest {
         assertEquals(List.of("a", "c"), new ArrayList<>(s.attributes().keySet()));
     }
 
+    /**
+     * A write applied at an older clock reading than the session's last use (a write lane's reading, which another
+     * event loop passed meanwhile) leaves the last use where it was: it never goes back, and neither does the deadline.
+     */
+    @Test
+    void write_atAnOlderReadingThanTheLastUse_leavesTheLastUseWhereItWas() {
+        String id = store.create().id();
+        long reading = store.now();
+        ticker.advance(java.time.Duration.ofSeconds(5));
+        write(id, set("cart", "a", "1")); // at the ticker's time, 5 s after the reading
+        long lastUse = store.describe(id).lastAccess();
+        WriteRequest late = new WriteRequest(id, List.of(set("cart", "a", "2")));
+        assertEquals(2L, store.write(late, 0, Invalidator.NONE, reading).versions()[0], "applied at the older reading");
+        assertEquals(lastUse, store.describe(id).lastAccess(), "the last use did not go back");
+        assertEquals("2", text(read(id, "cart"), "a"));
+    }
+
     /** New sections among known ones in one write: each lands once, in the deltas' order after the known ones. */
     @Test
     void write_newSectionsBetweenKnownOnes_eachAddedOnce_inTheDeltasOrder() {
