@@ -59,12 +59,10 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
      * use never goes back for it.
      */
     public static final int MAX_WRITES_PER_CLOCK_READING = 64;
-    /** No clock reading yet in this read. */
-    private static final long NO_READING = Long.MIN_VALUE;
-    /** The store's clock as read at the current read's first write ({@link #NO_READING} until then). */
-    private long clockReading = NO_READING;
-    /** Writes that used {@link #clockReading}. */
-    private int clockReadingUses;
+    /** The store's clock as read at the current read's first write: valid while {@link #writesLeftOnReading} > 0. */
+    private long clockReading;
+    /** Writes {@link #clockReading} may still serve; 0: read the clock at the next write. */
+    private int writesLeftOnReading;
     /** The data handler's context: answers written from it pass flow control, the pushes handler and the encoder. */
     private ChannelHandlerContext answers;
 
@@ -142,31 +140,31 @@ public final class WriteLane extends ChannelInboundHandlerAdapter {
      * writes (a clock reading was 2% of the master's event loop on the write benchmark, one a write).
      */
     private long clockReading() {
-        if (clockReading == NO_READING || clockReadingUses == MAX_WRITES_PER_CLOCK_READING) {
+        if (writesLeftOnReading == 0) {
             clockReading = store.now();
-            clockReadingUses = 0;
+            writesLeftOnReading = MAX_WRITES_PER_CLOCK_READING;
         }
-        clockReadingUses++;
+        writesLeftOnReading--;
         return clockReading;
     }
 
     /** The read is over: the next one reads the clock again. */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        clockReading = NO_READING;
+        writesLeftOnReading = 0;
         ctx.fireChannelReadComplete();
     }
 
     /** A read that failed may end without {@link #channelReadComplete}: the next one reads the clock again all the same. */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        clockReading = NO_READING;
+        writesLeftOnReading = 0;
         ctx.fireExceptionCaught(cause);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        clockReading = NO_READING;
+        writesLeftOnReading = 0;
         ctx.fireChannelInactive();
     }
 

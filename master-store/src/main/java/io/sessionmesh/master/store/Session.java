@@ -88,9 +88,7 @@ final class Session {
      * may have served a read after the entry was stamped).
      */
     void touchByLog(long now) {
-        if (now > lastAccess) {
-            touch(now);
-        }
+        touch(now);
         if (now > loggedAccess) {
             loggedAccess = now;
         }

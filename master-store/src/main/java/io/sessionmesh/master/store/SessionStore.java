@@ -863,7 +863,7 @@ public final class SessionStore {
             } else {
                 // kept (the log used it since the leader looked): its deadline is the later of the two views, so the
                 // wheel looks at it again when that comes, not a turn of the ring later
-                session.touch(Math.max(session.lastAccess, session.loggedAccess));
+                session.touch(session.loggedAccess); // the later of the two: a last use never goes back
                 wheel.schedule(session);
             }
         }
@@ -897,7 +897,7 @@ public final class SessionStore {
                     }
                     // the log's last use from the log alone (this replica's own reads, if it led before, are not in it)
                     session.loggedAccess = Math.max(now, session.loggedAccess);
-                    session.touch(Math.max(session.loggedAccess, session.lastAccess));
+                    session.touch(session.loggedAccess); // the later of the two: a last use never goes back
                     if (session.holders != null) {
                         session.holders.clear();
                     }
