@@ -15,8 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,7 +43,12 @@ public final class ServerProcess implements AutoCloseable {
     private static final HttpClient ADMIN = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public final Process process;
-    public final List<String> output = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * The server's lines so far, appended by a reader thread while tests read them: a copy-on-write list, so that a
+     * test may stream or join it while lines arrive (a synchronized list threw ConcurrentModificationException from
+     * an unsynchronized stream). A server in a test writes at most a few thousand lines; each append copies them.
+     */
+    public final List<String> output = new CopyOnWriteArrayList<>();
     private final Thread reader;
     private final ReadyFile ready;
 
@@ -151,9 +156,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private String outputText() {
-        synchronized (output) {
-            return String.join("\n", output);
-        }
+        return String.join("\n", output);
     }
 
     /** SIGTERM, then waits for the exit; returns the exit code. */
@@ -194,9 +197,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Lines where Netty reported a leaked buffer. */
     public List<String> leaks() {
-        synchronized (output) {
-            return output.stream().filter(l -> l.contains("LEAK:")).toList();
-        }
+        return output.stream().filter(l -> l.contains("LEAK:")).toList();
     }
 
     @Override
