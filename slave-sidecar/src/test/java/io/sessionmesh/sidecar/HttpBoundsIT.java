@@ -196,20 +196,7 @@ class HttpBoundsIT {
                 other.getOutputStream().flush();
                 String refused = headOf(other.getInputStream());
                 assertTrue(refused != null && refused.startsWith("http/1.1 503"), "the budget is held: " + refused);
-                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                String answer = null;
-                trickler.setSoTimeout(100);
-                while (answer == null && System.nanoTime() < deadline) {
-                    answer = headOf(trickler.getInputStream()); // null: nothing within 100 ms
-                    if (answer == null) {
-                        try {
-                            trickler.getOutputStream().write(' '); // a byte at a time: never idle, never done
-                            trickler.getOutputStream().flush();
-                        } catch (IOException closed) {
-                            answer = headOf(trickler.getInputStream()); // the 408 came with the close
-                        }
-                    }
-                }
+                String answer = trickleUntilAnswered(trickler, ' ', System.nanoTime() + Duration.ofSeconds(10).toNanos());
                 assertTrue(answer != null && answer.startsWith("http/1.1 408"), "the trickled body timed out: " + answer);
                 assertTrue(answer.contains("body-timeout") && answer.contains("\"error\":\"bad_request\""), answer);
             }
@@ -228,6 +215,87 @@ class HttpBoundsIT {
                         "a body fits again: " + served);
             }
         }
+    }
+
+    /**
+     * Heads trickled in a byte at a time hold their connection slots only until head-timeout: with every slot held
+     * (max-http-connections 2), a third connection is closed at once; past the timeout each trickler is answered 408,
+     * naming head-timeout, and closed, and a new connection is served again. Its own sidecar.
+     */
+    @Test
+    void headsTrickledPastHeadTimeout_are408_andTheSlotsTheyHeldServeAgain() throws Exception {
+        try (SidecarServer small = SidecarServer.start(SidecarConfig.of(Map.of("masters", "127.0.0.1:"
+                + master.address().getPort(), "port", "0", "admin-port", "0", "vnodes", "16", "max-http-connections", "2",
+                "head-timeout", "1s")))) {
+            TestHttp.awaitHealthy(small);
+            String request = "GET /v1/sessions/nosuchsessionatall?sections=a HTTP/1.1\r\nHost: sidecar\r\n\r\n";
+            List<Socket> tricklers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    Socket t = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort());
+                    t.setSoTimeout(100);
+                    t.getOutputStream().write("GET /v1/sess".getBytes(StandardCharsets.US_ASCII));
+                    t.getOutputStream().flush();
+                    tricklers.add(t);
+                }
+                try (Socket third = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort())) {
+                    third.setSoTimeout(5000);
+                    third.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                    third.getOutputStream().flush();
+                    assertEquals("closed", headOf(third.getInputStream()), "every slot is held by a trickler");
+                } catch (IOException reset) {
+                    // closed before the request went out: also refused
+                }
+                List<String> answers = new ArrayList<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                for (Socket t : tricklers) {
+                    answers.add(trickleUntilAnswered(t, 's', deadline));
+                    assertEquals("closed", headOf(t.getInputStream()), "closed after the 408");
+                }
+                for (String answer : answers) {
+                    assertTrue(answer != null && answer.startsWith("http/1.1 408"), "the trickled head timed out: " + answer);
+                    assertTrue(answer.contains("head-timeout") && answer.contains("connection: close"), answer);
+                }
+            } finally {
+                for (Socket t : tricklers) {
+                    t.close();
+                }
+            }
+            String served = null;
+            long again = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < again && (served == null || served.equals("closed"))) {
+                try (Socket next = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort())) {
+                    next.setSoTimeout(5000);
+                    next.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+                    next.getOutputStream().flush();
+                    served = headOf(next.getInputStream());
+                } catch (IOException reset) {
+                    served = "closed"; // a slot not yet counted free: try again
+                }
+            }
+            assertTrue(served != null && served.startsWith("http/1.1 404"), "a slot serves again: " + served);
+        }
+    }
+
+    /**
+     * Sends {@code b} on {@code s} a byte every 100 ms (never idle, never done) until an answer comes, or the connection
+     * closes with one: that answer's start, lower case, or null if none came by {@code deadlineNanos}.
+     */
+    static String trickleUntilAnswered(Socket s, int b, long deadlineNanos) throws IOException {
+        s.setSoTimeout(100);
+        String answer = null;
+        while (answer == null && System.nanoTime() < deadlineNanos) {
+            answer = headOf(s.getInputStream()); // null: nothing within 100 ms
+            if (answer == null) {
+                try {
+                    s.getOutputStream().write(b);
+                    s.getOutputStream().flush();
+                } catch (IOException closed) {
+                    answer = headOf(s.getInputStream()); // the answer came with the close
+                }
+            }
+        }
+        return answer;
     }
 
     /** A figure of the admin endpoint's /admin/stats, or -1 when it has none by that name. */

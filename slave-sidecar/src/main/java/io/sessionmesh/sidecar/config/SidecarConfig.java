@@ -59,6 +59,8 @@ import java.util.Map;
  *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one REST connection whose client does not read them
  *       (it is not read either meanwhile); past it the connection is closed</td></tr>
  *   <tr><td>http-idle-timeout</td><td>5m</td><td>a keep-alive connection unused this long is closed</td></tr>
+ *   <tr><td>head-timeout</td><td>10s</td><td>the longest a request's head (request line and headers) may take to arrive
+ *       once its first byte has; later, the request is answered 408 and the connection closes</td></tr>
  *   <tr><td>body-timeout</td><td>30s</td><td>the longest a request body may take to arrive once its head is read (its
  *       budget is reserved meanwhile); later, the request is answered 408 and the connection closes</td></tr>
  *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
@@ -110,6 +112,11 @@ public final class SidecarConfig {
     public static final int DEFAULT_ADMIN_PORT = 7501;
     public static final int DEFAULT_MAX_HTTP_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_PIPELINED = 128;
+    /**
+     * How long a request's head may take to arrive once it has begun: a head is at most 24 KiB, which a localhost client
+     * writes at once; a head trickled a byte at a time would otherwise hold its connection slot (and its buffer) forever.
+     */
+    public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(10);
     /** How long a request body may take to arrive; 32 MiB at 30 s is about 1 MiB/s, slower than any localhost client. */
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
     /** Request bodies a sidecar holds at once: eight bodies of the default max-body. */
@@ -162,6 +169,7 @@ public final class SidecarConfig {
     private final long bodyBudgetBytes;
     private final long maxOutboundBytes;
     private final Duration httpIdleTimeout;
+    private final Duration headTimeout;
     private final Duration bodyTimeout;
     private final long cacheMaxBytes;
     private final Duration cacheTtl;
@@ -226,6 +234,7 @@ public final class SidecarConfig {
         }
         maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
         httpIdleTimeout = c.duration("http-idle-timeout", Duration.ofMinutes(5), Duration.ofMillis(100), Duration.ofDays(1));
+        headTimeout = c.duration("head-timeout", DEFAULT_HEAD_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(1));
         bodyTimeout = c.duration("body-timeout", DEFAULT_BODY_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(1));
         cacheMaxBytes = c.size("cache-max-bytes", 256L << 20, 0, 1L << 40);
         cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
@@ -439,6 +448,14 @@ public final class SidecarConfig {
 
     public Duration httpIdleTimeout() {
         return httpIdleTimeout;
+    }
+
+    /**
+     * The longest a request's head may take to arrive once its first byte has (empty lines before a request count): a
+     * head trickled in a byte at a time never leaves the connection idle, so {@code http-idle-timeout} never closes it.
+     */
+    public Duration headTimeout() {
+        return headTimeout;
     }
 
     /**

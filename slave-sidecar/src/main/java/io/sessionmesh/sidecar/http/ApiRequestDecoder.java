@@ -38,8 +38,12 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>body</td><td>{@code max-body}, 32 MiB</td><td>413 in its turn, body skipped, connection goes on</td></tr>
  *   <tr><td>bodies held, all connections</td><td>{@code body-budget}, 256 MiB</td><td>503 with Retry-After in its turn,
  *       body skipped, connection goes on</td></tr>
+ *   <tr><td>a head's arrival, from its first byte (empty lines before it count)</td><td>{@code head-timeout}, 10 s
+ *       (counted again while this side is not reading)</td><td>408 in its turn, connection closed</td></tr>
  *   <tr><td>a body's arrival, from its head</td><td>{@code body-timeout}, 30 s (counted again while this side is not
  *       reading)</td><td>408 in its turn (its reservation kept until then), connection closed</td></tr>
+ *   <tr><td>a refused body's arrival (skipped), from its head</td><td>{@code body-timeout}</td><td>408 after the
+ *       refusal's answer, connection closed</td></tr>
  * </table>
  *
  * <p>What it refuses, each as a failed request answered in its turn by {@link ApiHandler} with a message naming the
@@ -56,6 +60,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Only the headers the API reads are kept (Accept, Content-Type, Connection, Host); the others are checked for
  * syntax and dropped. Leading empty lines before a request line are skipped (RFC 9112 2.2); a bare LF ends a line as
  * CRLF does. One request is produced a call, so that {@link #takeReserved()} hands on exactly its reservation.
+ *
+ * <p>Deadlines cost nothing on the usual path: one is scheduled only when a read ends inside a head or a body (a head
+ * or a body in pieces), and cancelled when the part is in. Without them a client that trickles bytes is never idle, so
+ * {@code http-idle-timeout} never closes it, and it holds a connection slot (and a body its reservation) for as long as
+ * it likes.
  */
 final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReservations {
     /** The longest request line (method, target and version). */
@@ -76,11 +85,12 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
 
     private final BodyBudget budget;
     private final int maxBodyBytes;
+    private final long headTimeoutMillis;
     private final long bodyTimeoutMillis;
-    /** The deadline of the body being read (state BODY), or null. */
-    private ScheduledFuture<?> bodyDeadline;
-    /** Bodies this connection has started to read: a deadline acts only on the body it was armed for. */
-    private long bodies;
+    /** The deadline of the part being read (a head in pieces, a body, a refused body being skipped), or null. */
+    private ScheduledFuture<?> deadline;
+    /** Deadlines this connection has armed: one that fires acts only if it is still the latest and not cancelled. */
+    private long deadlines;
     private State state = State.REQUEST_LINE;
 
     // The request being read.
@@ -105,16 +115,17 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
      */
     private int scanned;
 
-    ApiRequestDecoder(BodyBudget budget, int maxBodyBytes, long bodyTimeoutMillis) {
+    ApiRequestDecoder(BodyBudget budget, int maxBodyBytes, long headTimeoutMillis, long bodyTimeoutMillis) {
         this.budget = budget;
         this.maxBodyBytes = maxBodyBytes;
+        this.headTimeoutMillis = headTimeoutMillis;
         this.bodyTimeoutMillis = bodyTimeoutMillis;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         switch (state) {
-            case REQUEST_LINE -> requestLine(in, out);
+            case REQUEST_LINE -> requestLine(ctx, in, out);
             case HEADERS -> headers(ctx, in, out);
             case BODY -> body(in, out);
             case SKIP_BODY -> {
@@ -122,17 +133,23 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
                 in.skipBytes(n);
                 skipping -= n;
                 if (skipping == 0) {
+                    cancelDeadline();
                     state = State.REQUEST_LINE;
                 }
             }
             case DISCARD -> in.skipBytes(in.readableBytes());
             default -> throw new IllegalStateException(state.name());
         }
+        if (state == State.HEADERS && !in.isReadable()) {
+            armHeadDeadline(ctx); // the head stops at a line's end: this runs again only when more comes
+        }
     }
 
-    private void requestLine(ByteBuf in, List<Object> out) {
+    private void requestLine(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        boolean begun = false;
         while (in.isReadable() && (in.getByte(in.readerIndex()) == CR || in.getByte(in.readerIndex()) == LF)) {
             in.skipBytes(1); // empty lines before a request
+            begun = true;
         }
         int start = in.readerIndex();
         int limit = Math.min(in.readableBytes(), MAX_LINE_BYTES + 2);
@@ -142,6 +159,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             if (in.readableBytes() > MAX_LINE_BYTES + 1) {
                 reject(in, out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
                         + " bytes");
+            } else if (begun || in.isReadable()) {
+                armHeadDeadline(ctx); // the head has begun and is not whole
             }
             return;
         }
@@ -211,6 +230,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             if (in.readableBytes() >= room) {
                 reject(in, out, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the header lines are longer than "
                         + MAX_HEADER_BYTES + " bytes together");
+            } else {
+                armHeadDeadline(ctx);
             }
             return;
         }
@@ -298,6 +319,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
 
     /** The blank line: the head is whole. Decides what becomes of the body. */
     private void headComplete(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        cancelDeadline(); // the head's, if it came in pieces
         if (transferEncoding && contentLength >= 0) {
             reject(in, out, HttpResponseStatus.BAD_REQUEST, "both Content-Length and Transfer-Encoding (refused: the two "
                     + "could be read differently on the way)");
@@ -344,6 +366,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             } else {
                 skipping = length;
                 state = length == 0 ? State.REQUEST_LINE : State.SKIP_BODY;
+                if (in.readableBytes() < length) {
+                    arm(ctx, bodyTimeoutMillis); // a refused body trickled in holds the connection, not the budget
+                }
             }
             out.add(failed(refusal));
             return;
@@ -356,9 +381,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         }
         contentLength = length;
         state = State.BODY;
-        bodies++;
         if (in.readableBytes() < length) {
-            armBodyDeadline(ctx, bodies);
+            arm(ctx, bodyTimeoutMillis);
         }
         if (expectContinue && in.readableBytes() < length && nothingPending(ctx)) {
             // Only when no earlier answer is still due: a 100 written past them would be read as the earlier request's
@@ -371,42 +395,65 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
         if (in.readableBytes() < contentLength) {
             return;
         }
-        cancelBodyDeadline();
+        cancelDeadline();
         out.add(request(in.readRetainedSlice((int) contentLength)));
         state = State.REQUEST_LINE;
     }
 
     /**
-     * The body did not arrive within {@code body-timeout} of its head: the request fails 408 in its turn (carrying the
-     * body's reservation, given back once that answer is written) and nothing more is read; the connection closes after
-     * the answer. On the event loop.
+     * The part being read did not arrive in time: the head within {@code head-timeout} of its first byte, the body (or
+     * the refused body being skipped) within {@code body-timeout} of its head. A request fails 408 in its turn (a body's
+     * carrying its reservation, given back once that answer is written) and nothing more is read; the connection closes
+     * after the answer. On the event loop.
      */
-    private void bodyTimedOut(ChannelHandlerContext ctx, long body) {
-        if (body != bodies || state != State.BODY || !ctx.channel().isActive()) {
-            return; // a later body's, or the body is in, or the connection gone
+    private void timedOut(ChannelHandlerContext ctx, long armed, long millis) {
+        if (armed != deadlines || deadline == null || !ctx.channel().isActive()) {
+            return; // cancelled (the part is in), a later part's, or the connection gone
         }
-        bodyDeadline = null;
+        deadline = null;
         if (!ctx.channel().config().isAutoRead()) {
-            // This side stopped reading (answers due past max-pipelined, or a socket that takes none): the body cannot
+            // This side stopped reading (answers due past max-pipelined, or a socket that takes none): the rest cannot
             // come in meanwhile, which is no fault of the client's. The deadline starts again.
-            armBodyDeadline(ctx, body);
+            arm(ctx, millis);
             return;
         }
+        String late = switch (state) {
+            case REQUEST_LINE, HEADERS -> "the request's head (request line and headers) did not arrive whole within "
+                    + headTimeoutMillis + " ms of its first byte (head-timeout)";
+            case BODY -> "the body did not arrive within " + bodyTimeoutMillis + " ms of the request's head (body-timeout): "
+                    + contentLength + " bytes announced";
+            case SKIP_BODY -> "the refused request's body did not arrive within " + bodyTimeoutMillis + " ms of its head "
+                    + "(body-timeout): " + skipping + " bytes still to come";
+            default -> null;
+        };
+        if (late == null) {
+            return;
+        }
+        if (state != State.HEADERS && state != State.BODY) {
+            placeholderRequest(); // no request is being read: the failure is answered in its own turn
+        }
         state = State.DISCARD;
-        ctx.fireChannelRead(failed(new HttpRequestRejected(HttpResponseStatus.REQUEST_TIMEOUT, "the body did not arrive "
-                + "within " + bodyTimeoutMillis + " ms of the request's head (body-timeout): " + contentLength
-                + " bytes announced")));
+        scanned = 0;
+        ctx.fireChannelRead(failed(new HttpRequestRejected(HttpResponseStatus.REQUEST_TIMEOUT, late)));
         ctx.fireChannelReadComplete();
     }
 
-    private void armBodyDeadline(ChannelHandlerContext ctx, long body) {
-        bodyDeadline = ctx.executor().schedule(() -> bodyTimedOut(ctx, body), bodyTimeoutMillis, TimeUnit.MILLISECONDS);
+    /** Arms the head's deadline, unless it is armed already (a head in many pieces has one deadline, from its first). */
+    private void armHeadDeadline(ChannelHandlerContext ctx) {
+        if (deadline == null) {
+            arm(ctx, headTimeoutMillis);
+        }
     }
 
-    private void cancelBodyDeadline() {
-        if (bodyDeadline != null) {
-            bodyDeadline.cancel(false);
-            bodyDeadline = null;
+    private void arm(ChannelHandlerContext ctx, long millis) {
+        long armed = ++deadlines;
+        deadline = ctx.executor().schedule(() -> timedOut(ctx, armed, millis), millis, TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
         }
     }
 
@@ -425,15 +472,21 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     /** The request fails with this status, the connection closes after its answer, and nothing more is read. */
     private void reject(ByteBuf in, List<Object> out, HttpResponseStatus status, String message) {
         if (headers == null) {
-            headers = HEADERS.newHeaders();
-            method = HttpMethod.GET;
-            uri = "/bad-request";
-            version = HttpVersion.HTTP_1_1;
+            placeholderRequest();
         }
+        cancelDeadline();
         out.add(failed(new HttpRequestRejected(status, message)));
         state = State.DISCARD;
         scanned = 0;
         in.skipBytes(in.readableBytes()); // a decode that hands a message on must read something (else Netty throws)
+    }
+
+    /** The request a failure is answered as when no request line has been read: GET /bad-request, HTTP/1.1. */
+    private void placeholderRequest() {
+        headers = HEADERS.newHeaders();
+        method = HttpMethod.GET;
+        uri = "/bad-request";
+        version = HttpVersion.HTTP_1_1;
     }
 
     private static HttpRequestRejected bad(String message) {
@@ -466,14 +519,14 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        cancelBodyDeadline();
+        cancelDeadline();
         budget.release(takeReserved());
         super.channelInactive(ctx);
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        cancelBodyDeadline();
+        cancelDeadline();
         budget.release(takeReserved());
     }
 }

@@ -80,7 +80,8 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
             }
             ch.pipeline().addLast("body", new SidecarBodyAggregator(SidecarConfig.MAX_ADMIN_BODY_BYTES));
         } else {
-            ApiRequestDecoder requests = new ApiRequestDecoder(budget, config.maxBodyBytes(), config.bodyTimeout().toMillis());
+            ApiRequestDecoder requests = new ApiRequestDecoder(budget, config.maxBodyBytes(), config.headTimeout().toMillis(),
+                    config.bodyTimeout().toMillis());
             ch.pipeline()
                     .addLast("requests", requests)
                     .addLast("responses", new ApiResponseEncoder())

@@ -29,11 +29,13 @@ class ApiRequestDecoderTest {
     private final AtomicLong reserved = new AtomicLong();
     private final LongAdder refused = new LongAdder();
 
-    /** The body timeout of {@link #channel(long)}: long enough that no other test meets it. */
+    /** The head and body timeouts of {@link #channel(long)}: long enough that no other test meets them, and apart. */
+    private static final long HEAD_TIMEOUT_MILLIS = 20_000;
     private static final long BODY_TIMEOUT_MILLIS = 30_000;
 
     private EmbeddedChannel channel(long budget) {
-        ApiRequestDecoder requests = new ApiRequestDecoder(new BodyBudget(budget, reserved, refused), 1000, BODY_TIMEOUT_MILLIS);
+        ApiRequestDecoder requests = new ApiRequestDecoder(new BodyBudget(budget, reserved, refused), 1000,
+                HEAD_TIMEOUT_MILLIS, BODY_TIMEOUT_MILLIS);
         return new EmbeddedChannel(requests, new HttpPipeliningHandler(16, Long.MAX_VALUE, requests, new LongAdder()));
     }
 
@@ -156,6 +158,126 @@ class ApiRequestDecoderTest {
         elapse(inTime, BODY_TIMEOUT_MILLIS);
         assertNull(inTime.readInbound(), "the deadline of a body that arrived does nothing");
         answer(inTime, whole);
+        assertTrue(inTime.isOpen());
+        inTime.finishAndReleaseAll();
+    }
+
+    /**
+     * A head trickled in slower than head-timeout, in each of its parts (empty lines before it, the request line, the
+     * header lines): the request fails 408 in its turn, naming head-timeout, nothing more is read, and the connection
+     * closes after the answer. Bytes that keep coming do not move the deadline: it runs from the head's first byte.
+     */
+    @Test
+    void decode_headNotWholeWithinTheTimeout_is408_andNothingMoreIsRead() {
+        for (String begun : new String[] {"\r\n", "GET /v1/sess", "GET /v1/sessions/a HTTP/1.1\r\nHo"}) {
+            EmbeddedChannel ch = channel(1000);
+            ch.freezeTime();
+            send(ch, begun);
+            elapse(ch, HEAD_TIMEOUT_MILLIS - 1);
+            send(ch, "s"); // a trickle: never idle, never whole
+            assertNull(ch.readInbound(), "nothing before the deadline: " + begun);
+            elapse(ch, 1);
+            PipelinedRequest late = ch.readInbound();
+            HttpRequestRejected cause = rejection(late);
+            assertEquals(408, cause.status().code(), begun);
+            assertTrue(cause.getMessage().contains("head-timeout") && cause.getMessage().contains(HEAD_TIMEOUT_MILLIS + " ms"),
+                    cause.getMessage());
+            assertFalse(late.keepAlive, "the connection closes after the 408");
+            send(ch, "t: x\r\n\r\nGET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertNull(ch.readInbound(), "nothing is read after the refusal");
+            answer(ch, late);
+            assertFalse(ch.isOpen(), "closed after the answer: " + begun);
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * A head in pieces that is whole just before its deadline is read as usual, and that deadline does nothing later; a
+     * connection idle between requests has no deadline (http-idle-timeout is what closes it); the next head's deadline
+     * runs from its own first byte.
+     */
+    @Test
+    void decode_headInPiecesInTime_isRead_andTheDeadlineRunsFromEachHeadsFirstByte() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "GET /v1/sessions/a HTTP/1.1\r\nHo");
+        elapse(ch, HEAD_TIMEOUT_MILLIS - 1);
+        send(ch, "st: x\r\n\r\n");
+        PipelinedRequest first = ch.readInbound();
+        assertTrue(first.request().decoderResult().isSuccess());
+        answer(ch, first);
+        elapse(ch, 10 * HEAD_TIMEOUT_MILLIS);
+        assertNull(ch.readInbound(), "an idle connection, or a head that arrived, has no deadline");
+        send(ch, "GET /v1/sessions/b HT");
+        elapse(ch, HEAD_TIMEOUT_MILLIS - 1);
+        assertNull(ch.readInbound(), "the second head's deadline ran from before its first byte");
+        elapse(ch, 1);
+        PipelinedRequest late = ch.readInbound();
+        assertEquals(408, rejection(late).status().code(), "the second head's own deadline");
+        assertTrue(ch.isOpen(), "open until the 408 is answered");
+        late.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    /** While this side does not read (answers due past max-pipelined), the head cannot come: its deadline starts again. */
+    @Test
+    void decode_headDeadline_whileThisSideIsNotReading_startsAgain() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "GET /v1/sessions/a HTTP/1.1\r\n");
+        ch.config().setAutoRead(false);
+        elapse(ch, HEAD_TIMEOUT_MILLIS);
+        assertNull(ch.readInbound(), "failed while this side was not reading");
+        ch.config().setAutoRead(true);
+        elapse(ch, HEAD_TIMEOUT_MILLIS);
+        PipelinedRequest late = ch.readInbound();
+        assertEquals(408, rejection(late).status().code(), "reading again, the deadline holds");
+        assertEquals("/v1/sessions/a", late.request().uri(), "answered as the request whose head it was");
+        late.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    /**
+     * A body refused at its head (over max-body) is skipped as it arrives, keeping the connection; trickled in slower
+     * than body-timeout, the connection is refused too: 408 after the refusal, and nothing more is read.
+     */
+    @Test
+    void decode_refusedBodyTrickledPastBodyTimeout_is408AfterTheRefusal() {
+        EmbeddedChannel ch = channel(100_000);
+        ch.freezeTime();
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
+        PipelinedRequest refused = ch.readInbound();
+        assertInstanceOf(TooLongHttpContentException.class, refused.request().decoderResult().cause());
+        assertTrue(refused.keepAlive, "a refused body is skipped and the connection goes on");
+        elapse(ch, BODY_TIMEOUT_MILLIS - 1);
+        send(ch, "z".repeat(10));
+        assertNull(ch.readInbound(), "nothing before the deadline");
+        elapse(ch, 1);
+        PipelinedRequest late = ch.readInbound();
+        HttpRequestRejected cause = rejection(late);
+        assertEquals(408, cause.status().code());
+        assertTrue(cause.getMessage().contains("body-timeout") && cause.getMessage().contains("4980 bytes still to come"),
+                cause.getMessage());
+        assertFalse(late.keepAlive);
+        send(ch, "z".repeat(4980) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertNull(ch.readInbound(), "nothing is read after the 408");
+        answer(ch, refused);
+        answer(ch, late);
+        assertFalse(ch.isOpen());
+        ch.finishAndReleaseAll();
+
+        EmbeddedChannel inTime = channel(100_000);
+        inTime.freezeTime();
+        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
+        PipelinedRequest skipped = inTime.readInbound();
+        elapse(inTime, BODY_TIMEOUT_MILLIS - 1);
+        send(inTime, "z".repeat(4990) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        PipelinedRequest next = inTime.readInbound();
+        assertTrue(next.request().decoderResult().isSuccess(), "the request after a skipped body is read");
+        elapse(inTime, BODY_TIMEOUT_MILLIS);
+        assertNull(inTime.readInbound(), "the deadline of a body skipped in time does nothing");
+        answer(inTime, skipped);
+        answer(inTime, next);
         assertTrue(inTime.isOpen());
         inTime.finishAndReleaseAll();
     }
