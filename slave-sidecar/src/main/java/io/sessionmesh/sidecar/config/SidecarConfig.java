@@ -451,8 +451,9 @@ public final class SidecarConfig {
     }
 
     /**
-     * The longest a request's head may take to arrive once its first byte has (empty lines before a request count): a
-     * head trickled in a byte at a time never leaves the connection idle, so {@code http-idle-timeout} never closes it.
+     * The longest a request's head may take to arrive once its first byte has (empty lines before it do not start it;
+     * more than 16 bytes of them are refused): a head trickled in a byte at a time never leaves the connection idle, so
+     * {@code http-idle-timeout} never closes it.
      */
     public Duration headTimeout() {
         return headTimeout;

@@ -38,8 +38,10 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>body</td><td>{@code max-body}, 32 MiB</td><td>413 in its turn, body skipped, connection goes on</td></tr>
  *   <tr><td>bodies held, all connections</td><td>{@code body-budget}, 256 MiB</td><td>503 with Retry-After in its turn,
  *       body skipped, connection goes on</td></tr>
- *   <tr><td>a head's arrival, from its first byte (empty lines before it count)</td><td>{@code head-timeout}, 10 s
- *       (counted again while this side is not reading)</td><td>408 in its turn, connection closed</td></tr>
+ *   <tr><td>empty lines before a request line</td><td>{@value #MAX_EMPTY_LINE_BYTES} bytes</td><td>400, connection
+ *       closed</td></tr>
+ *   <tr><td>a head's arrival, from its first byte after any empty lines</td><td>{@code head-timeout}, 10 s (counted
+ *       again while this side is not reading)</td><td>408 in its turn, connection closed</td></tr>
  *   <tr><td>a body's arrival, from its head</td><td>{@code body-timeout}, 30 s (counted again while this side is not
  *       reading)</td><td>408 in its turn (its reservation kept until then), connection closed</td></tr>
  *   <tr><td>a refused body's arrival (skipped), from its head</td><td>{@code body-timeout}</td><td>408 after the
@@ -71,6 +73,12 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     static final int MAX_LINE_BYTES = 8 << 10;
     /** The header lines of one request, together, with their line ends. */
     static final int MAX_HEADER_BYTES = 16 << 10;
+    /**
+     * Bytes of empty lines (CR, LF) taken before a request line: RFC 9112 2.2 asks a server to ignore at least one empty
+     * line there (some clients send one after a body); more is refused 400, so that empty lines sent one at a time, which
+     * start no head's deadline, cannot hold a connection either.
+     */
+    static final int MAX_EMPTY_LINE_BYTES = 16;
     /** Digits of a Content-Length: 18 keep it within a long; anything that long is over max-body anyway. */
     private static final int MAX_LENGTH_DIGITS = 18;
     private static final byte CR = '\r';
@@ -114,6 +122,8 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
      * pieces is searched once in all, not once a piece (which, a byte a packet, costs the square of the line limit).
      */
     private int scanned;
+    /** Bytes of empty lines taken since the last request line began ({@link #MAX_EMPTY_LINE_BYTES}). */
+    private int emptyLineBytes;
 
     ApiRequestDecoder(BodyBudget budget, int maxBodyBytes, long headTimeoutMillis, long bodyTimeoutMillis) {
         this.budget = budget;
@@ -146,11 +156,18 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     }
 
     private void requestLine(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        boolean begun = false;
         while (in.isReadable() && (in.getByte(in.readerIndex()) == CR || in.getByte(in.readerIndex()) == LF)) {
             in.skipBytes(1); // empty lines before a request
-            begun = true;
+            if (++emptyLineBytes > MAX_EMPTY_LINE_BYTES) {
+                reject(in, out, HttpResponseStatus.BAD_REQUEST, "more than " + MAX_EMPTY_LINE_BYTES + " bytes of empty "
+                        + "lines before a request line");
+                return;
+            }
         }
+        if (!in.isReadable()) {
+            return; // empty lines alone are no head yet: an idle connection is http-idle-timeout's
+        }
+        emptyLineBytes = 0;
         int start = in.readerIndex();
         int limit = Math.min(in.readableBytes(), MAX_LINE_BYTES + 2);
         int lf = in.indexOf(start + Math.min(scanned, limit), start + limit, LF);
@@ -159,7 +176,7 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
             if (in.readableBytes() > MAX_LINE_BYTES + 1) {
                 reject(in, out, HttpResponseStatus.REQUEST_URI_TOO_LONG, "the request line is longer than " + MAX_LINE_BYTES
                         + " bytes");
-            } else if (begun || in.isReadable()) {
+            } else {
                 armHeadDeadline(ctx); // the head has begun and is not whole
             }
             return;
@@ -446,6 +463,9 @@ final class ApiRequestDecoder extends ByteToMessageDecoder implements BodyReserv
     }
 
     private void arm(ChannelHandlerContext ctx, long millis) {
+        if (!ctx.channel().isActive()) {
+            return; // closing: what is left is decoded one last time, and nothing will come to finish it
+        }
         long armed = ++deadlines;
         deadline = ctx.executor().schedule(() -> timedOut(ctx, armed, millis), millis, TimeUnit.MILLISECONDS);
     }

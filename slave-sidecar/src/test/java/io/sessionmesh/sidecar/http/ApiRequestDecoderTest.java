@@ -163,13 +163,13 @@ class ApiRequestDecoderTest {
     }
 
     /**
-     * A head trickled in slower than head-timeout, in each of its parts (empty lines before it, the request line, the
+     * A head trickled in slower than head-timeout, in each of its parts (the request line, after empty lines or not, the
      * header lines): the request fails 408 in its turn, naming head-timeout, nothing more is read, and the connection
      * closes after the answer. Bytes that keep coming do not move the deadline: it runs from the head's first byte.
      */
     @Test
     void decode_headNotWholeWithinTheTimeout_is408_andNothingMoreIsRead() {
-        for (String begun : new String[] {"\r\n", "GET /v1/sess", "GET /v1/sessions/a HTTP/1.1\r\nHo"}) {
+        for (String begun : new String[] {"\r\nGET /v1/sess", "GET /v1/sess", "GET /v1/sessions/a HTTP/1.1\r\nHo"}) {
             EmbeddedChannel ch = channel(1000);
             ch.freezeTime();
             send(ch, begun);
@@ -216,6 +216,60 @@ class ApiRequestDecoderTest {
         assertEquals(408, rejection(late).status().code(), "the second head's own deadline");
         assertTrue(ch.isOpen(), "open until the 408 is answered");
         late.request().release();
+        ch.finishAndReleaseAll();
+    }
+
+    /**
+     * The usual path schedules nothing: whole requests, pipelined in one read, with and without bodies, leave no deadline
+     * behind; nor does a connection closed with a head in pieces.
+     */
+    @Test
+    void decode_wholeRequests_scheduleNoDeadline_norDoesAClosedConnection() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "GET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
+                + "PUT /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        for (int i = 0; i < 3; i++) {
+            PipelinedRequest r = ch.readInbound();
+            assertTrue(r.request().decoderResult().isSuccess());
+            answer(ch, r);
+        }
+        assertEquals(-1, ch.runScheduledPendingTasks(), "a deadline was scheduled for whole requests");
+        send(ch, "GET /v1/sessions/b HTTP/1.1\r\nHo");
+        assertTrue(ch.runScheduledPendingTasks() > 0, "a head in pieces has its deadline");
+        ch.close();
+        assertEquals(-1, ch.runScheduledPendingTasks(), "the deadline outlived the connection");
+        ch.finishAndReleaseAll();
+    }
+
+    /**
+     * Empty lines before a request line start no deadline (a client may send one after a body, then stay idle: that is
+     * http-idle-timeout's to close, quietly); more than MAX_EMPTY_LINE_BYTES of them are refused 400, so that empty
+     * lines sent one at a time cannot hold the connection either.
+     */
+    @Test
+    void decode_emptyLinesBeforeARequest_startNoDeadline_butTooManyAreRefused() {
+        EmbeddedChannel ch = channel(1000);
+        ch.freezeTime();
+        send(ch, "\r\n");
+        elapse(ch, 10 * HEAD_TIMEOUT_MILLIS);
+        assertNull(ch.readInbound(), "an empty line and then nothing is an idle connection");
+        send(ch, "\r\nGET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: x\r\n\r\n");
+        PipelinedRequest r = ch.readInbound();
+        assertTrue(r.request().decoderResult().isSuccess(), "the request after the empty lines is read");
+        answer(ch, r);
+        for (int i = 0; i < ApiRequestDecoder.MAX_EMPTY_LINE_BYTES / 2; i++) {
+            send(ch, "\r\n"); // again, one at a time: the count starts afresh after a request line
+        }
+        assertNull(ch.readInbound(), "up to the limit, empty lines are taken");
+        send(ch, "\n");
+        PipelinedRequest refused = ch.readInbound();
+        HttpRequestRejected cause = rejection(refused);
+        assertEquals(400, cause.status().code());
+        assertTrue(cause.getMessage().contains("empty lines"), cause.getMessage());
+        assertFalse(refused.keepAlive);
+        refused.request().release();
         ch.finishAndReleaseAll();
     }
 
