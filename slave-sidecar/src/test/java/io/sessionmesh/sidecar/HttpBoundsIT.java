@@ -221,7 +221,7 @@ class HttpBoundsIT {
      * Heads trickled in a byte at a time hold their connection slots only until head-timeout: of three connections
      * that begin a head (max-http-connections 2), one is closed at once, whichever the sidecar counted last; past the
      * timeout the other two, still trickling, are answered 408, naming head-timeout, and closed; then a new connection
-     * is served again. Its own sidecar.
+     * is served again. The admin port keeps the same deadline. Its own sidecar.
      */
     @Test
     void headsTrickledPastHeadTimeout_are408_andTheSlotsTheyHeldServeAgain() throws Exception {
@@ -274,6 +274,14 @@ class HttpBoundsIT {
                 }
             }
             assertTrue(served != null && served.startsWith("http/1.1 404"), "a slot serves again: " + served);
+            try (Socket admin = new Socket(InetAddress.getLoopbackAddress(), small.adminAddress().getPort())) {
+                admin.getOutputStream().write("GET /admin/sta".getBytes(StandardCharsets.US_ASCII));
+                admin.getOutputStream().flush();
+                String answer = trickleUntilAnswered(admin, 't', System.nanoTime() + Duration.ofSeconds(10).toNanos());
+                assertTrue(answer != null && answer.startsWith("http/1.1 408") && answer.contains("head-timeout"),
+                        "the admin port's trickled head timed out too: " + answer);
+                assertEquals("closed", closedOrReset(admin));
+            }
         }
     }
 

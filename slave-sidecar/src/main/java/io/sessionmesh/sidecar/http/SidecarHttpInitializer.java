@@ -25,9 +25,10 @@ import java.util.concurrent.TimeUnit;
  *       outbound bound ({@link HttpPipeliningHandler}, {@code max-pipelined}, {@code max-outbound}) and the operations
  *       ({@link ApiHandler}): five handlers where Netty's general codec and aggregator made seven (RESULTS.md 12.11's
  *       profile put a third of the sidecar's CPU in Netty's own code);</li>
- *   <li>for the admin port, Netty's general codec, the token check on the headers ({@link AdminTokenGate}), a body
- *       bound ({@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413) and {@link AdminHandler}, which answers at
- *       once and so in order.</li>
+ *   <li>for the admin port, the request's deadline ({@link AdminRequestDeadline}, {@code head-timeout}, around the
+ *       next three), Netty's general codec, the token check on the headers ({@link AdminTokenGate}), a body bound
+ *       ({@link SidecarConfig#MAX_ADMIN_BODY_BYTES}: larger is 413) and {@link AdminHandler}, which answers at once and
+ *       so in order.</li>
  * </ul>
  * (Any Channel, not only a socket, so that the pipeline can be tested on an EmbeddedChannel.)
  */
@@ -74,11 +75,14 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
                 .addLast("limit", limiter)
                 .addLast("idle", new IdleStateHandler(config.httpIdleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
         if (admin) {
-            ch.pipeline().addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192));
+            AdminRequestDeadline deadline = new AdminRequestDeadline(config.headTimeout().toMillis());
+            ch.pipeline().addLast("deadline", deadline.bytes())
+                    .addLast("http", new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192));
             if (gate != null) {
                 ch.pipeline().addLast("token", gate);
             }
-            ch.pipeline().addLast("body", new SidecarBodyAggregator(SidecarConfig.MAX_ADMIN_BODY_BYTES));
+            ch.pipeline().addLast("body", new SidecarBodyAggregator(SidecarConfig.MAX_ADMIN_BODY_BYTES))
+                    .addLast("whole", deadline.requests());
         } else {
             ApiRequestDecoder requests = new ApiRequestDecoder(budget, config.maxBodyBytes(), config.headTimeout().toMillis(),
                     config.bodyTimeout().toMillis());

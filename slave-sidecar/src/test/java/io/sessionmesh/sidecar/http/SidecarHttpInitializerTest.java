@@ -53,7 +53,8 @@ class SidecarHttpInitializerTest {
     @Test
     void initChannel_adminServer_hasTheAdminHandlerAndNoPipelining() {
         EmbeddedChannel channel = new EmbeddedChannel(new SidecarHttpInitializer(config("10"), service, true));
-        assertEquals(List.of("limit", "idle", "http", "body", "api"), channel.pipeline().names().subList(0, 5));
+        assertEquals(List.of("limit", "idle", "deadline", "http", "body", "whole", "api"),
+                channel.pipeline().names().subList(0, 7));
         assertTrue(channel.pipeline().get("api") instanceof AdminHandler);
         channel.finishAndReleaseAll();
     }
@@ -68,6 +69,65 @@ class SidecarHttpInitializerTest {
                 + notFound.length() + "\r\n\r\n" + notFound + "HTTP/1.1 405 Method Not Allowed\r\n"), out);
         assertTrue(out.contains("\r\nallow: GET, PATCH, DELETE\r\n") && out.contains("\r\nconnection: close\r\n"), out);
         assertFalse(channel.isOpen());
+    }
+
+    /** The admin pipeline with {@code head-timeout} 1 s, its clock frozen. */
+    EmbeddedChannel adminWithHeadTimeout() {
+        EmbeddedChannel channel = new EmbeddedChannel(new SidecarHttpInitializer(SidecarConfig.of(Map.of("masters",
+                "127.0.0.1:1", "head-timeout", "1s")), service, true));
+        channel.freezeTime();
+        return channel;
+    }
+
+    static void elapse(EmbeddedChannel channel, long millis) {
+        channel.advanceTimeBy(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+    }
+
+    /**
+     * An admin request trickled in past head-timeout, in its head or in its body: answered 408, naming head-timeout, and
+     * closed, before any token is read. Bytes that keep coming do not move the deadline.
+     */
+    @Test
+    void adminServer_requestTrickledPastHeadTimeout_is408AndClosed() {
+        for (String begun : new String[] {"GET /admin/sta", "GET /admin/stats HTTP/1.1\r\nHo",
+                "POST /admin/logout HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n{\"principal\""}) {
+            EmbeddedChannel channel = adminWithHeadTimeout();
+            send(channel, begun);
+            elapse(channel, 999);
+            send(channel, "s"); // a trickle
+            assertEquals("", written(channel), "nothing before the deadline: " + begun);
+            elapse(channel, 1);
+            String out = written(channel);
+            assertTrue(out.startsWith("HTTP/1.1 408 Request Timeout\r\n") && out.contains("head-timeout")
+                    && out.contains("\r\nconnection: close\r\n"), begun + ": " + out);
+            assertFalse(channel.isOpen(), "closed after the 408: " + begun);
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * Admin requests that arrive in time, whole or in pieces, are answered as usual and leave no deadline behind (an idle
+     * connection is http-idle-timeout's to close); the next request's deadline runs from its own first byte.
+     */
+    @Test
+    void adminServer_requestsInTime_areAnswered_andLeaveNoDeadline() {
+        EmbeddedChannel channel = adminWithHeadTimeout();
+        send(channel, "GET /admin/stats HTTP/1.1\r\nHost: x\r\n\r\n");
+        String first = written(channel);
+        assertTrue(first.startsWith("HTTP/1.1 200 OK\r\n"), first);
+        send(channel, "GET /admin/stats HTTP/1.1\r\nHo");
+        elapse(channel, 999);
+        send(channel, "st: x\r\n\r\n");
+        String second = written(channel);
+        assertTrue(second.startsWith("HTTP/1.1 200 OK\r\n"), second);
+        elapse(channel, 10_000);
+        assertEquals("", written(channel), "a deadline outlived its request");
+        assertTrue(channel.isOpen());
+        send(channel, "GET /admin/st");
+        elapse(channel, 1000);
+        assertTrue(written(channel).startsWith("HTTP/1.1 408 "), "the next request has its own deadline");
+        channel.finishAndReleaseAll();
     }
 
     @Test
