@@ -28,6 +28,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +96,19 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 ctx.channel().config().setAutoRead(true);
             }
         }));
+    }
+
+    /**
+     * Unused for {@code http-idle-timeout}, with no answer being made (reading is off while one is): closed, as the API
+     * port closes its idle connections. Before, an idle admin connection was never closed and held its slot.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent && ctx.channel().config().isAutoRead()) {
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     /** The error answer of a failed call: 400 for bad input, the status of a master's or the registry's refusal. */

@@ -13,11 +13,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The admin port's deadline for a request (the API port's is {@link ApiRequestDecoder}'s): once a request's first byte
- * is in, the request, head and body ({@code MAX_ADMIN_BODY_BYTES} at most), must reach the admin handler whole within
- * {@code head-timeout}; past it the connection is answered 408 and closed. Without it a client trickling a head a byte
- * at a time is never idle, so {@code http-idle-timeout} never closes it, and enough of them hold every admin connection
- * slot, before the token is even read.
+ * The admin port's deadline for a request (the API port's is {@link ApiRequestDecoder}'s): from the read that begins a
+ * request (empty lines before it included, which Netty's codec skips without bound), the request, head and body
+ * ({@code MAX_ADMIN_BODY_BYTES} at most), must reach the admin handler whole within {@code head-timeout}; past it the
+ * connection is answered 408 and closed. Without it a client trickling a head a byte at a time is never idle, so
+ * {@code http-idle-timeout} ({@link AdminHandler} closes an idle connection) never closes it, and enough of them hold
+ * every admin connection slot, before the token is even read. A request whose first bytes came in the read that ended
+ * the one before it is armed by its next read; if none comes, the connection is idle.
  *
  * <p>Two handlers share the deadline: {@link #bytes()} ahead of Netty's codec (a read that starts a request arms it),
  * {@link #requests()} behind the body aggregator (a whole request, or one the codec or the aggregator refused, disarms
@@ -97,7 +99,7 @@ final class AdminRequestDeadline {
 
     private void timedOut(ChannelHandlerContext ctx) {
         deadline = null;
-        if (!reading || !ctx.channel().isActive()) {
+        if (!reading || !ctx.channel().isActive() || answers == null) {
             return;
         }
         if (!ctx.channel().config().isAutoRead()) {
@@ -109,6 +111,6 @@ final class AdminRequestDeadline {
                 "the admin request did not arrive whole within " + timeoutMillis + " ms of its first byte (head-timeout)"));
         HttpUtil.setContentLength(late, late.content().readableBytes());
         HttpUtil.setKeepAlive(late, false);
-        (answers != null ? answers : ctx).writeAndFlush(late).addListener(ChannelFutureListener.CLOSE);
+        answers.writeAndFlush(late).addListener(ChannelFutureListener.CLOSE);
     }
 }

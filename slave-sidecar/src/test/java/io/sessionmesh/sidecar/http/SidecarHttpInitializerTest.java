@@ -108,7 +108,7 @@ class SidecarHttpInitializerTest {
 
     /**
      * Admin requests that arrive in time, whole or in pieces, are answered as usual and leave no deadline behind (an idle
-     * connection is http-idle-timeout's to close); the next request's deadline runs from its own first byte.
+     * connection is http-idle-timeout's to close); the next request's deadline runs from its own first read.
      */
     @Test
     void adminServer_requestsInTime_areAnswered_andLeaveNoDeadline() {
@@ -128,6 +128,47 @@ class SidecarHttpInitializerTest {
         elapse(channel, 1000);
         assertTrue(written(channel).startsWith("HTTP/1.1 408 "), "the next request has its own deadline");
         channel.finishAndReleaseAll();
+    }
+
+    /** While the connection is not read (an answer being made), the request cannot come: its deadline starts again. */
+    @Test
+    void adminServer_deadlineWhileNotReading_startsAgain() {
+        EmbeddedChannel channel = adminWithHeadTimeout();
+        send(channel, "GET /admin/sta");
+        channel.config().setAutoRead(false);
+        elapse(channel, 1000);
+        assertEquals("", written(channel), "failed while this side was not reading");
+        assertTrue(channel.isOpen());
+        channel.config().setAutoRead(true);
+        elapse(channel, 1000);
+        assertTrue(written(channel).startsWith("HTTP/1.1 408 "), "reading again, the deadline holds");
+        channel.finishAndReleaseAll();
+    }
+
+    /**
+     * An admin connection unused for http-idle-timeout is closed, as an API one is (it used to hold its slot forever);
+     * one whose answer is still being made (reading off meanwhile) is not.
+     */
+    @Test
+    void adminServer_idleConnection_isClosed_butNotWhileAnAnswerIsMade() {
+        SidecarHttpInitializer admin = new SidecarHttpInitializer(SidecarConfig.of(Map.of("masters", "127.0.0.1:1",
+                "http-idle-timeout", "1s")), service, true);
+        EmbeddedChannel idle = new EmbeddedChannel(admin);
+        idle.freezeTime();
+        send(idle, "GET /admin/stats HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertTrue(written(idle).startsWith("HTTP/1.1 200 OK\r\n"));
+        elapse(idle, 999);
+        assertTrue(idle.isOpen());
+        elapse(idle, 1);
+        assertFalse(idle.isOpen(), "idle past http-idle-timeout");
+        idle.finishAndReleaseAll();
+
+        EmbeddedChannel answering = new EmbeddedChannel(admin);
+        answering.freezeTime();
+        answering.config().setAutoRead(false); // as AdminHandler sets it while an answer is made
+        elapse(answering, 5000);
+        assertTrue(answering.isOpen(), "closed while an answer was being made");
+        answering.finishAndReleaseAll();
     }
 
     @Test
