@@ -1,6 +1,7 @@
 package io.sessionmesh.sidecar;
 
 import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.testing.ServerProcess;
 
 import org.junit.jupiter.api.AfterEach;
@@ -8,8 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +48,7 @@ class SidecarGroupIT {
         List<String> replicas = new ArrayList<>();
         List<String> data = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ports[i] = new int[]{freePort(), freePort()};
+            ports[i] = new int[]{FreePorts.next(), FreePorts.next()};
             replicas.add("m" + i + "=127.0.0.1:" + ports[i][0] + "/" + ports[i][1]);
             data.add("127.0.0.1:" + ports[i][0]);
         }
@@ -134,11 +133,5 @@ class SidecarGroupIT {
 
     private static String b64(String s) {
         return Base64.getEncoder().encodeToString(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

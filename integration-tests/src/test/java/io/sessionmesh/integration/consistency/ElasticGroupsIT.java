@@ -4,6 +4,7 @@ import io.sessionmesh.client.ClientMetrics;
 import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +68,7 @@ class ElasticGroupsIT {
     void groupsAddedAndRemovedUnderTrafficLoseNothingAndNeverAnswer404() throws Exception {
         int[][] groups = new int[3][];
         for (int g = 0; g < 3; g++) {
-            groups[g] = new int[]{freePort(), freePort()};
+            groups[g] = new int[]{FreePorts.next(), FreePorts.next()};
         }
         try {
             for (int g = 0; g < 3; g++) {
@@ -91,7 +91,7 @@ class ElasticGroupsIT {
             assertTrue(directoryRemoved.output.contains("cannot be removed"), directoryRemoved.output);
             Run unknown = groups(directory, "remove", "127.0.0.1:1");
             assertTrue(unknown.exit == 1 && unknown.output.contains("NOT_FOUND"), unknown.output);
-            Run notRunning = groups(directory, "add", "127.0.0.1:" + freePort());
+            Run notRunning = groups(directory, "add", "127.0.0.1:" + FreePorts.next());
             assertTrue(notRunning.exit == 1 && notRunning.output.contains("start its replicas first"), notRunning.output);
 
             List<String> ids = new ArrayList<>();
@@ -243,12 +243,6 @@ class ElasticGroupsIT {
             return m.find() ? Long.parseLong(m.group(1)) : -1;
         } catch (Exception e) {
             return -1;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

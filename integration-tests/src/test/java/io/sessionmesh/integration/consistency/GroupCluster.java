@@ -1,6 +1,7 @@
 package io.sessionmesh.integration.consistency;
 
 import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
@@ -11,7 +12,6 @@ import io.netty.channel.nio.NioIoHandler;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -62,14 +62,14 @@ final class GroupCluster implements AutoCloseable {
         List<String> spec = new ArrayList<>();
         List<String> data = new ArrayList<>();
         for (int i = 0; i < REPLICAS; i++) {
-            ports[i] = new int[]{freePort(), freePort()};
+            ports[i] = new int[]{FreePorts.next(), FreePorts.next()};
             spec.add("m" + i + "=127.0.0.1:" + ports[i][0] + "/" + ports[i][1]);
             data.add("127.0.0.1:" + ports[i][0]);
         }
         replicasSpec = String.join(",", spec);
         List<String> extraReplicas = new ArrayList<>();
         for (int i = 0; i < REPLICAS; i++) {
-            extraPorts[i] = new int[]{freePort(), freePort()};
+            extraPorts[i] = new int[]{FreePorts.next(), FreePorts.next()};
             extraReplicas.add("x" + i + "=127.0.0.1:" + extraPorts[i][0] + "/" + extraPorts[i][1]);
         }
         extraSpec = String.join(",", extraReplicas);
@@ -305,11 +305,6 @@ final class GroupCluster implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     @Override
     public void close() throws Exception {

@@ -5,6 +5,7 @@ import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.master.store.StoreException;
 import io.sessionmesh.master.store.StoreLimits;
 import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -290,13 +290,6 @@ class ReplicaGroupIT {
     }
 
     private static GroupConfig.Replica replica(String id) throws IOException {
-        return new GroupConfig.Replica(id, "127.0.0.1", freePort(), freePort());
+        return new GroupConfig.Replica(id, "127.0.0.1", FreePorts.next(), FreePorts.next());
     }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
 }

@@ -1,6 +1,7 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.testing.Await;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
@@ -24,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +61,7 @@ class MasterGroupIT {
         loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            int[] p = {freePort(), freePort()};
+            int[] p = {FreePorts.next(), FreePorts.next()};
             ports.add(p);
             parts.add("m" + i + "=127.0.0.1:" + p[0] + "/" + p[1]);
         }
@@ -196,11 +196,5 @@ class MasterGroupIT {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

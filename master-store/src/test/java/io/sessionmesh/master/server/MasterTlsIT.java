@@ -1,6 +1,7 @@
 package io.sessionmesh.master.server;
 
 import io.sessionmesh.testing.DevCertificates;
+import io.sessionmesh.testing.FreePorts;
 import io.sessionmesh.testing.ServerProcess;
 import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
@@ -193,7 +194,7 @@ class MasterTlsIT {
         int[][] ports = new int[3][];
         List<String> parts = new java.util.ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ports[i] = new int[] {freePort(), freePort()};
+            ports[i] = new int[] {FreePorts.next(), FreePorts.next()};
             parts.add("m" + i + "=127.0.0.1:" + ports[i][0] + "/" + ports[i][1]);
         }
         List<ServerProcess> replicas = new java.util.ArrayList<>();
@@ -256,12 +257,6 @@ class MasterTlsIT {
             for (ServerProcess p : replicas) {
                 p.close();
             }
-        }
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }
