@@ -296,6 +296,26 @@ class HttpBoundsIT {
     }
 
     /**
+     * Admin requests pipelined in one write, the first answered later (it asks the master), the second at once: the
+     * answers go out in request order, the later one first.
+     */
+    @Test
+    void adminRequestsPipelined_behindOneAnsweredLater_areAnsweredInOrder() throws Exception {
+        try (Socket admin = new Socket(InetAddress.getLoopbackAddress(), sidecar.adminAddress().getPort())) {
+            admin.setSoTimeout(5000);
+            admin.getOutputStream().write(("GET /admin/registry/health HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            admin.getOutputStream().flush();
+            String both = new String(admin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String[] answers = both.split("(?=HTTP/1\\.1 )");
+            assertEquals(2, answers.length, both);
+            assertTrue(answers[0].contains("\"queries\""), "the second request was answered first: " + both);
+            assertTrue(answers[1].contains("\"connections\""), both);
+        }
+    }
+
+    /**
      * Sends {@code b} on {@code s} a byte every 100 ms (never idle, never done) until an answer comes, or the connection
      * closes with one: that answer's start, lower case; "closed" when it closed (or was reset) with none; null if none
      * came by {@code deadlineNanos}.

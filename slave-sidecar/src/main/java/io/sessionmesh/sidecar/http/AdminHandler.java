@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +54,16 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
     /** Set on a connection once a request that ends it was read: nothing read after it is acted on (RFC 9112 9.6). */
     private static final AttributeKey<Boolean> LAST_REQUEST_READ = AttributeKey.valueOf("sessionmesh.admin.lastRequestRead");
+    /** Set on a connection while an answer is being made (a call to the masters or the registry); cleared once written. */
+    private static final AttributeKey<Boolean> ANSWERING = AttributeKey.valueOf("sessionmesh.admin.answering");
+    /**
+     * Requests of a connection read while its answer was being made: the codec goes on decoding what one read brought
+     * after reading stops, so a request pipelined behind a slow call arrives before that call is answered. Held, in
+     * order, and served once the answer is written.
+     */
+    private static final AttributeKey<ArrayDeque<FullHttpRequest>> HELD = AttributeKey.valueOf("sessionmesh.admin.held");
+    /** Requests one connection may pipeline behind an answer being made; one more closes the connection. */
+    static final int MAX_HELD_REQUESTS = 16;
 
     private final SidecarService service;
     private final byte[] token;
@@ -68,6 +79,25 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (ctx.channel().hasAttr(LAST_REQUEST_READ)) {
             return; // pipelined behind the connection's last request: never executed (the request is released)
         }
+        if (answering(ctx)) {
+            ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).setIfAbsent(new ArrayDeque<>());
+            if (held == null) {
+                held = ctx.channel().attr(HELD).get();
+            }
+            if (held.size() >= MAX_HELD_REQUESTS) {
+                log.debug("closing admin connection {}: more than {} requests pipelined behind an answer being made",
+                        ctx.channel().remoteAddress(), MAX_HELD_REQUESTS);
+                ctx.close();
+                return;
+            }
+            held.add(request.retain());
+            return;
+        }
+        serve(ctx, request);
+    }
+
+    /** Answers {@code request}: at once, or later (then holding what comes meanwhile, {@link #HELD}). */
+    private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
         CompletableFuture<FullHttpResponse> answer;
         // A request the codec could not read (the rest of the stream is dropped) or whose body was over max-body
         // (skipped, so its content is empty) is answered as such, never acted on with what was left of it.
@@ -88,14 +118,47 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         // Calls that ask the masters or the registry answer later: nothing more is read from this connection until
-        // then, so answers still go out in request order.
+        // then, and what was read already waits (HELD), so answers still go out in request order.
         ctx.channel().config().setAutoRead(false);
+        ctx.channel().attr(ANSWERING).set(Boolean.TRUE);
         answer.handle((r, e) -> e == null ? r : failed(call, e)).thenAccept(response -> ctx.executor().execute(() -> {
+            ctx.channel().attr(ANSWERING).set(Boolean.FALSE);
             send(ctx, response, keepAlive);
-            if (keepAlive) {
+            serveHeld(ctx);
+            if (keepAlive && !answering(ctx) && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
                 ctx.channel().config().setAutoRead(true);
             }
         }));
+    }
+
+    /** Whether an answer of this connection is being made (its later requests are held meanwhile). */
+    private static boolean answering(ChannelHandlerContext ctx) {
+        return Boolean.TRUE.equals(ctx.channel().attr(ANSWERING).get());
+    }
+
+    /** Serves the requests held while an answer was made, in order, until one is answered later in its turn. */
+    private void serveHeld(ChannelHandlerContext ctx) {
+        ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).get();
+        while (held != null && !held.isEmpty() && !answering(ctx) && ctx.channel().isActive()) {
+            FullHttpRequest next = held.poll();
+            try {
+                if (!ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+                    serve(ctx, next);
+                }
+            } finally {
+                next.release();
+            }
+        }
+    }
+
+    /** Requests held for a connection that closed are dropped. */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).getAndSet(null);
+        if (held != null) {
+            held.forEach(FullHttpRequest::release);
+        }
+        super.channelInactive(ctx);
     }
 
     /**
