@@ -210,13 +210,13 @@ class OperatorsPageIT {
         assertEquals("UP", figure("status").getText());
 
         for (String chart : List.of("hit_ratio", "requests_per_second", "master_latency_p99")) {
-            WebElement svg = browser.findElement(By.cssSelector("svg[data-chart='" + chart + "']"));
-            int points = Integer.parseInt(svg.getAttribute("data-points"));
+            List<String> drawn = chart(chart);
+            int points = Integer.parseInt(drawn.get(0));
             assertTrue(points >= BURSTS, chart + ": " + points + " points");
-            String line = svg.findElement(By.cssSelector("polyline.line")).getAttribute("points");
+            String line = drawn.get(1);
             assertEquals(points, line.trim().split(" ").length, chart + ": " + line);
         }
-        String rates = browser.findElement(By.cssSelector("svg[data-chart='requests_per_second'] polyline.line")).getAttribute("points");
+        String rates = chart("requests_per_second").get(1);
         assertTrue(Stream.of(rates.split(" ")).map(p -> p.split(",")[1]).distinct().count() > 1,
                 "the requests/s line is drawn at more than one height: " + rates);
 
@@ -285,6 +285,17 @@ class OperatorsPageIT {
 
     static int polls() {
         return Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-polls"));
+    }
+
+    /**
+     * A chart's point count and its line's points, read in one script: the page redraws its charts at every poll, so
+     * two reads through the driver may see two drawings (or a line already replaced).
+     */
+    @SuppressWarnings("unchecked")
+    static List<String> chart(String name) {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript("const svg = document.querySelector("
+                + "`svg[data-chart='${arguments[0]}']`); return [svg.getAttribute('data-points'), "
+                + "svg.querySelector('polyline.line').getAttribute('points')];", name);
     }
 
     static void awaitState(String state) {

@@ -121,12 +121,21 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         // then, and what was read already waits (HELD), so answers still go out in request order.
         ctx.channel().config().setAutoRead(false);
         ctx.channel().attr(ANSWERING).set(Boolean.TRUE);
-        answer.handle((r, e) -> e == null ? r : failed(call, e)).thenAccept(response -> ctx.executor().execute(() -> {
-            ctx.channel().attr(ANSWERING).set(Boolean.FALSE);
-            send(ctx, response, keepAlive);
-            serveHeld(ctx);
-            if (keepAlive && !answering(ctx) && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
-                ctx.channel().config().setAutoRead(true);
+        answer.handle((r, e) -> e == null ? r : failed(call, e)).whenComplete((response, error) -> ctx.executor().execute(() -> {
+            try {
+                if (error != null) {
+                    throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
+                }
+                ctx.channel().attr(ANSWERING).set(Boolean.FALSE);
+                send(ctx, response, keepAlive);
+                serveHeld(ctx);
+                if (keepAlive && !answering(ctx) && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+                    ctx.channel().config().setAutoRead(true);
+                }
+            } catch (RuntimeException e) {
+                // not reading, requests held: a connection left so would hold its slot for good
+                log.error("admin {}: closing the connection, its answer could not be written", call, e);
+                ctx.close();
             }
         }));
     }
