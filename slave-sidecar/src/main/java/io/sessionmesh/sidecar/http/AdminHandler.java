@@ -54,12 +54,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
     /** Set on a connection once a request that ends it was read: nothing read after it is acted on (RFC 9112 9.6). */
     private static final AttributeKey<Boolean> LAST_REQUEST_READ = AttributeKey.valueOf("sessionmesh.admin.lastRequestRead");
-    /** Set on a connection while an answer is being made (a call to the masters or the registry); cleared once written. */
-    private static final AttributeKey<Boolean> ANSWERING = AttributeKey.valueOf("sessionmesh.admin.answering");
     /**
-     * Requests of a connection read while its answer was being made: the codec goes on decoding what one read brought
-     * after reading stops, so a request pipelined behind a slow call arrives before that call is answered. Held, in
-     * order, and served once the answer is written.
+     * Set on a connection while an answer is being made (a call to the masters or the registry), removed once it is
+     * written: the requests read meanwhile. The codec goes on decoding what one read brought after reading stops, so a
+     * request pipelined behind a slow call arrives before that call is answered. Held, in order, and served then.
      */
     private static final AttributeKey<ArrayDeque<FullHttpRequest>> HELD = AttributeKey.valueOf("sessionmesh.admin.held");
     /** Requests one connection may pipeline behind an answer being made; one more closes the connection. */
@@ -79,11 +77,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (ctx.channel().hasAttr(LAST_REQUEST_READ)) {
             return; // pipelined behind the connection's last request: never executed (the request is released)
         }
-        if (answering(ctx)) {
-            ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).setIfAbsent(new ArrayDeque<>());
-            if (held == null) {
-                held = ctx.channel().attr(HELD).get();
-            }
+        ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).get();
+        if (held != null) {
             if (held.size() >= MAX_HELD_REQUESTS) {
                 log.debug("closing admin connection {}: more than {} requests pipelined behind an answer being made",
                         ctx.channel().remoteAddress(), MAX_HELD_REQUESTS);
@@ -120,16 +115,16 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         // Calls that ask the masters or the registry answer later: nothing more is read from this connection until
         // then, and what was read already waits (HELD), so answers still go out in request order.
         ctx.channel().config().setAutoRead(false);
-        ctx.channel().attr(ANSWERING).set(Boolean.TRUE);
+        ctx.channel().attr(HELD).set(new ArrayDeque<>());
         answer.handle((r, e) -> e == null ? r : failed(call, e)).whenComplete((response, error) -> ctx.executor().execute(() -> {
             try {
                 if (error != null) {
                     throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
                 }
-                ctx.channel().attr(ANSWERING).set(Boolean.FALSE);
+                ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).getAndSet(null);
                 send(ctx, response, keepAlive);
-                serveHeld(ctx);
-                if (keepAlive && !answering(ctx) && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+                serveHeld(ctx, held);
+                if (keepAlive && ctx.channel().attr(HELD).get() == null && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
                     ctx.channel().config().setAutoRead(true);
                 }
             } catch (RuntimeException e) {
@@ -140,22 +135,24 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }));
     }
 
-    /** Whether an answer of this connection is being made (its later requests are held meanwhile). */
-    private static boolean answering(ChannelHandlerContext ctx) {
-        return Boolean.TRUE.equals(ctx.channel().attr(ANSWERING).get());
-    }
-
-    /** Serves the requests held while an answer was made, in order, until one is answered later in its turn. */
-    private void serveHeld(ChannelHandlerContext ctx) {
-        ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).get();
-        while (held != null && !held.isEmpty() && !answering(ctx) && ctx.channel().isActive()) {
+    /**
+     * Serves the requests held while an answer was made, in order; once one is answered later, the rest wait for it in
+     * its turn (they go to the front of its queue, which nothing has been added to yet).
+     */
+    private void serveHeld(ChannelHandlerContext ctx, ArrayDeque<FullHttpRequest> held) {
+        while (held != null && !held.isEmpty()) {
             FullHttpRequest next = held.poll();
             try {
-                if (!ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+                if (ctx.channel().isActive() && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
                     serve(ctx, next);
                 }
             } finally {
                 next.release();
+            }
+            ArrayDeque<FullHttpRequest> later = ctx.channel().attr(HELD).get();
+            if (later != null) {
+                later.addAll(held);
+                return;
             }
         }
     }
