@@ -305,7 +305,6 @@ final class GroupCluster implements AutoCloseable {
         }
     }
 
-
     @Override
     public void close() throws Exception {
         for (ServerProcess s : sidecars) {

@@ -117,19 +117,22 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx.channel().config().setAutoRead(false);
         ctx.channel().attr(HELD).set(new ArrayDeque<>());
         answer.handle((r, e) -> e == null ? r : failed(call, e)).whenComplete((response, error) -> ctx.executor().execute(() -> {
-            try {
-                if (error != null) {
-                    throw error instanceof RuntimeException r ? r : new IllegalStateException(error);
+            // not reading, requests held: a connection left so after a failure would hold its slot for good
+            Throwable failure = error;
+            if (failure == null) {
+                try {
+                    ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).getAndSet(null);
+                    send(ctx, response, keepAlive);
+                    serveHeld(ctx, held);
+                    if (keepAlive && ctx.channel().attr(HELD).get() == null && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
+                        ctx.channel().config().setAutoRead(true);
+                    }
+                } catch (RuntimeException e) {
+                    failure = e;
                 }
-                ArrayDeque<FullHttpRequest> held = ctx.channel().attr(HELD).getAndSet(null);
-                send(ctx, response, keepAlive);
-                serveHeld(ctx, held);
-                if (keepAlive && ctx.channel().attr(HELD).get() == null && !ctx.channel().hasAttr(LAST_REQUEST_READ)) {
-                    ctx.channel().config().setAutoRead(true);
-                }
-            } catch (RuntimeException e) {
-                // not reading, requests held: a connection left so would hold its slot for good
-                log.error("admin {}: closing the connection, its answer could not be written", call, e);
+            }
+            if (failure != null) {
+                log.error("admin {}: closing the connection, its answer could not be written", call, failure);
                 ctx.close();
             }
         }));
