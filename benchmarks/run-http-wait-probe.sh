@@ -2,7 +2,8 @@
 # Where a SessionMesh request waits (benchmarks/RESULTS.md 12.24): one flow of the HTTP flow benchmark (FLOW, the
 # write flow by default) on SessionMesh alone, and two snapshots, WINDOW seconds apart in its steady state, of
 #   - every thread of the service, the sidecar and the master: CPU time, time runnable but waiting for a core, and
-#     voluntary and involuntary switches (/proc/<pid>/task/<tid>/schedstat and status), summed by thread name;
+#     voluntary and involuntary switches (/proc/<pid>/task/<tid>/schedstat and status), summed by thread name over
+#     the threads alive at the second snapshot;
 #   - the service's client calls to the sidecar (the Micrometer timer sessionmesh.client.calls, by operation) and its
 #     own requests (http.server.requests): the mean time of each between the two snapshots.
 # About 2 minutes. Run it alone on the machine. Flags after the script's name go to the flow benchmark (e.g.
@@ -11,8 +12,9 @@
 # Environment (all optional):
 #   FLOW=read     the read flow (GET /deposits/offer) instead of the write flow (PUT /deposits/draft)
 #   SKIP_BUILD=1  use the jars already built
-#   NICE=-5       renice every thread of the sidecar and the master to this value once they run
+#   NICE=-5       renice every thread of the sidecar and the master to this value once they run (root)
 #   FIFO=10       put the sidecar's and the master's I/O loops (threads named *-io-*) on SCHED_FIFO at this priority
+#                 (root)
 #   WINDOW=10     seconds between the two snapshots
 #   OUT           the folder for the output, benchmarks/target/http-wait-probe by default
 # Output: OUT/probe.txt (the two tables), OUT/flow.log (the flow benchmark's own output, with its latency and CPU).
@@ -80,7 +82,7 @@ trap - EXIT
   echo "| process | threads | name | CPU % of a core | runnable, waiting for a core, % | slices/s | voluntary switches/s | involuntary/s | wait a slice, us |"
   echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
   awk -v T="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" -v svc="$service" -v sc="$sidecar" -v ms="$master" '
-    NR == FNR { a[$1 " " $2 " " NR] = 1; run[$1 SUBSEP $2] -= $3; wt[$1 SUBSEP $2] -= $4; sl[$1 SUBSEP $2] -= $5;
+    NR == FNR { run[$1 SUBSEP $2] -= $3; wt[$1 SUBSEP $2] -= $4; sl[$1 SUBSEP $2] -= $5;
                 vol[$1 SUBSEP $2] -= $6; inv[$1 SUBSEP $2] -= $7; next }
     { k = $1 SUBSEP $2; run[k] += $3; wt[k] += $4; sl[k] += $5; vol[k] += $6; inv[k] += $7; n[k]++ }
     END {
