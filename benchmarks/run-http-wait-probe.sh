@@ -44,7 +44,8 @@ until grep -q "pre-warmed" "$log"; do
 done
 pid_of() { grep "processes" "$log" | grep -o "$1=[0-9]*" | cut -d= -f2; }
 service=$(pid_of service); sidecar=$(pid_of sidecar); master=$(pid_of master)
-port=$(ss -ltnpH | grep "pid=$service," | awk '{print $4}' | sed 's/.*://' | sort -n | head -1)
+port=$(ss -ltnpH | awk -v p="pid=$service," 'index($0, p) { sub(/.*:/, "", $4); if (min == "" || $4 + 0 < min) min = $4 + 0 }
+  END { print min }')
 for p in $sidecar $master; do
   for t in $(ls /proc/$p/task); do
     if [ -n "${NICE:-}" ]; then renice -n "$NICE" -p "$t" > /dev/null; fi
