@@ -15,13 +15,22 @@
 #   NICE=-5       renice every thread of the sidecar and the master to this value once they run (root)
 #   FIFO=10       put the sidecar's and the master's I/O loops (threads named *-io-*) on SCHED_FIFO at this priority
 #                 (root)
-#   WINDOW=10     seconds between the two snapshots
+#   WINDOW=10     seconds between the two snapshots, 1 to 25: the first falls SETTLE_SECONDS (12) after the pre-warm,
+#                 and the flow's warm-up and measured window end 40 s after it
 #   OUT           the folder for the output, benchmarks/target/http-wait-probe by default
 # Output: OUT/probe.txt (the two tables), OUT/flow.log (the flow benchmark's own output, with its latency and CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-benchmarks/target/http-wait-probe}
 window=${WINDOW:-10}
+# the first snapshot this long after the flow's pre-warm, once the flow's warm-up has settled in
+SETTLE_SECONDS=12
+# the flow runs this long after its pre-warm (half warm-up, half measured); both snapshots must fall inside it
+FLOW_SECONDS=40
+if ! [[ "$window" =~ ^[0-9]+$ ]] || (( window < 1 || SETTLE_SECONDS + window > FLOW_SECONDS - 3 )); then
+  echo "WINDOW must be a whole number of seconds from 1 to $((FLOW_SECONDS - 3 - SETTLE_SECONDS)), not $window" >&2
+  exit 2
+fi
 flow_name=${FLOW:-write}
 case "$flow_name" in
   write) request_method=PUT ;;
@@ -34,7 +43,7 @@ fi
 mkdir -p "$out"
 log="$out/flow.log"
 java -Xms512m -Xmx512m -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar \
-  io.sessionmesh.benchmarks.http.HttpFlowBenchmark --systems sessionmesh --flows "$flow_name" --warmup 20s --duration 20s \
+  io.sessionmesh.benchmarks.http.HttpFlowBenchmark --systems sessionmesh --flows "$flow_name" --warmup "$((FLOW_SECONDS / 2))s" --duration "$((FLOW_SECONDS / 2))s" \
   --out "$out/flow" "$@" > "$log" 2>&1 &
 flow=$!
 trap 'kill $flow 2>/dev/null || true' EXIT
@@ -71,7 +80,7 @@ calls() {
   metric sessionmesh.client.calls operation:write
   metric http.server.requests method:$request_method # the flow's own requests (and the actuator's few GETs)
 }
-sleep 12
+sleep "$SETTLE_SECONDS"
 threads > "$out/threads.1"; calls > "$out/calls.1"; t1=$(date +%s.%N)
 sleep "$window"
 threads > "$out/threads.2"; calls > "$out/calls.2"; t2=$(date +%s.%N)
