@@ -5,7 +5,9 @@
 #     voluntary and involuntary switches (/proc/<pid>/task/<tid>/schedstat and status), summed by thread name over
 #     the threads alive at the second snapshot;
 #   - the service's client calls to the sidecar (the Micrometer timer sessionmesh.client.calls, by operation) and its
-#     own requests (http.server.requests): the mean time of each between the two snapshots.
+#     own requests (http.server.requests): the mean time of each between the two snapshots. For that timer the probe
+#     puts Spring Boot's request observation back in the service (the flow benchmark leaves it out of every app,
+#     RESULTS.md 12.25), which costs the service some 6% more CPU than in the flow benchmark.
 # About 2 minutes. Run it alone on the machine. Flags after the script's name go to the flow benchmark (e.g.
 # --sidecar-flags="--io-threads 2").
 #
@@ -44,7 +46,7 @@ mkdir -p "$out"
 log="$out/flow.log"
 java -Xms512m -Xmx512m -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar \
   io.sessionmesh.benchmarks.http.HttpFlowBenchmark --systems sessionmesh --flows "$flow_name" --warmup "$((FLOW_SECONDS / 2))s" --duration "$((FLOW_SECONDS / 2))s" \
-  --out "$out/flow" "$@" > "$log" 2>&1 &
+  --out "$out/flow" --app-flags=--spring.autoconfigure.exclude= "$@" > "$log" 2>&1 &
 flow=$!
 trap 'kill $flow 2>/dev/null || true' EXIT
 until grep -q "pre-warmed" "$log"; do

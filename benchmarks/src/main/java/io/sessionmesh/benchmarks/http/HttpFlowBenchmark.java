@@ -50,12 +50,21 @@ import java.util.regex.Pattern;
 public final class HttpFlowBenchmark {
     /** Both apps' JVM: a fixed heap, the parallel collector (the master's and the sidecar's are ServerProcesses'). */
     static final List<String> APP_JVM = List.of("-Xms512m", "-Xmx512m", "-XX:+UseParallelGC");
+    /** Spring Boot's configuration of the HTTP request observation filter (spring-boot-actuator-autoconfigure). */
+    static final String WEB_MVC_OBSERVATION =
+            "org.springframework.boot.actuate.autoconfigure.observation.web.servlet.WebMvcObservationAutoConfiguration";
     /**
-     * Both apps' server settings beyond port and seed: loopback only, and keep-alive connections never closed by a
-     * request count (Tomcat's default closes one every 100 requests; the driver would reconnect, but then the
-     * comparison would include connection set-up).
+     * Both apps' settings beyond port and seed: loopback only; keep-alive connections never closed by a request count
+     * (Tomcat's default closes one every 100 requests; the driver would reconnect, but then the comparison would
+     * include connection set-up); and without Spring Boot's observation of every HTTP request (its filter, which the
+     * actuator brings). The example service has the actuator (its health and metrics endpoints), the baseline app has
+     * not: with that filter the service spent some 6% of its CPU (async-profiler, RESULTS.md 12.25) on something that
+     * is neither side's session store, and 2.5% with the observation only turned off, so the filter's configuration is
+     * left out (the baseline, without the class, ignores that). SessionMesh's own meters stay on.
+     * {@code --app-flags} replaces any of these by name.
      */
-    static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1");
+    static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1",
+            "--spring.autoconfigure.exclude=" + WEB_MVC_OBSERVATION);
     /**
      * The least session idle timeout of a run, on both sides ({@link #sessionIdleTimeout}): the apps' own 5 minutes (the
      * master's default, the Spring apps' {@code spring.session.timeout}) is shorter than a system waits between its read
@@ -183,7 +192,7 @@ public final class HttpFlowBenchmark {
             try {
                 Map<String, Long> pids = new LinkedHashMap<>();
                 int port = freePort();
-                List<String> args = new ArrayList<>(APP_FLAGS);
+                List<String> args = appFlags(o.appFlags());
                 // every app, the drop-in's included (its sessions get their timeout from it, whatever the master's)
                 args.addAll(List.of("--server.port=" + port, "--sessionmesh.example.seed=" + o.profile(),
                         "--spring.session.timeout=" + idleTimeout));
@@ -310,6 +319,26 @@ public final class HttpFlowBenchmark {
         return m;
     }
 
+    /**
+     * {@link #APP_FLAGS} with the user's {@code --app-flags} after them, a default the user names ({@code --name=value},
+     * the same name) left out: Spring reads a setting given twice as a list, not as the last one.
+     */
+    static List<String> appFlags(List<String> user) {
+        List<String> flags = new ArrayList<>();
+        for (String flag : APP_FLAGS) {
+            if (user.stream().noneMatch(u -> settingName(u).equals(settingName(flag)))) {
+                flags.add(flag);
+            }
+        }
+        flags.addAll(user);
+        return flags;
+    }
+
+    private static String settingName(String flag) {
+        int eq = flag.indexOf('=');
+        return eq < 0 ? flag : flag.substring(0, eq);
+    }
+
     /** The JVM flags of a server process, with a flight recording to {@code out/name.jfr} under --jfr, and --agent. */
     static List<String> jvm(HttpFlowOptions o, List<String> base, String name) {
         List<String> jvm = new ArrayList<>(base);
@@ -414,7 +443,7 @@ public final class HttpFlowBenchmark {
         }
         m.put("load_average_1m", ProcessCpu.loadAverage());
         m.put("app_jvm", APP_JVM);
-        m.put("app_flags", APP_FLAGS);
+        m.put("app_flags", appFlags(o.appFlags()));
         m.put("master_jvm", ServerProcesses.MASTER_JVM);
         m.put("sidecar_jvm", ServerProcesses.SIDECAR_JVM);
         return m;

@@ -39,12 +39,15 @@ import java.util.Map;
  *       told: async-profiler's library, started and stopped from outside once the flows are warm (RESULTS.md 12.2)</td></tr>
  *   <tr><td>--master-flags, --sidecar-flags</td><td>none</td><td>settings added to every SessionMesh master's or
  *       sidecar's command line, split at spaces: {@code --sidecar-flags="--io-transport nio"}</td></tr>
+ *   <tr><td>--app-flags</td><td>none</td><td>Spring settings added to every app's command line (the example services and
+ *       the baseline), split at spaces; one naming a setting the driver sets itself replaces the driver's:
+ *       {@code --app-flags=--spring.autoconfigure.exclude=} (Spring Boot's request observation back in)</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/http-flow-DATE</td><td>http-flow.json, http-flow.md, the processes' logs</td></tr>
  * </table>
  */
 record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
                        Duration warmup, Duration duration, int rounds, boolean prewarm, InetSocketAddress redis, int redisDatabase, boolean jfr, Path agent,
-                       List<String> masterFlags, List<String> sidecarFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path dropInJar, Path out) {
+                       List<String> masterFlags, List<String> sidecarFlags, List<String> appFlags, Path masterJar, Path sidecarJar, Path serviceJar, Path baselineJar, Path dropInJar, Path out) {
     static final String SESSIONMESH = "sessionmesh";
     /** SessionMesh with the service on the sidecar's Unix domain socket ({@code unix-socket}) instead of TCP. */
     static final String SESSIONMESH_UNIX = "sessionmesh-unix";
@@ -83,6 +86,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                   --agent <lib.so>        loaded by every server JVM at start (-agentpath), e.g. async-profiler's
                   --master-flags="..." --sidecar-flags="..."   settings added to SessionMesh's master and sidecar,
                                           e.g. --sidecar-flags="--io-transport nio"
+                  --app-flags="..."       Spring settings added to every app (the services and the baseline); one
+                                          the driver sets itself (--name=value) replaces the driver's
                   --out benchmarks/results/http-flow-DATE
                 """;
     }
@@ -103,6 +108,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         Path agent = s.path("agent", null);
         return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, rounds, prewarm, redis, database,
                 jfr, agent, flags(s.string("master-flags", "")), flags(s.string("sidecar-flags", "")),
+                flags(s.string("app-flags", "")),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                 s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
@@ -140,6 +146,7 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         m.put("agent", agent == null ? "none" : agent.toString());
         m.put("master_flags", masterFlags);
         m.put("sidecar_flags", sidecarFlags);
+        m.put("app_flags", appFlags);
         return m;
     }
 }

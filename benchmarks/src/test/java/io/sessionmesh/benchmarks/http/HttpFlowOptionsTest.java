@@ -46,6 +46,18 @@ class HttpFlowOptionsTest {
     }
 
     @Test
+    void appFlags_defaultsLeaveSpringsRequestObservationOut_aUserFlagReplacesItsNamesake() {
+        String out = "--spring.autoconfigure.exclude=" + HttpFlowBenchmark.WEB_MVC_OBSERVATION;
+        assertTrue(HttpFlowBenchmark.appFlags(HttpFlowOptions.parse().appFlags()).contains(out));
+
+        String in = "--spring.autoconfigure.exclude=";
+        HttpFlowOptions o = HttpFlowOptions.parse("--app-flags=" + in + " --logging.level.root=warn");
+        assertEquals(List.of(in, "--logging.level.root=warn"), o.appFlags());
+        assertEquals(List.of("--server.address=127.0.0.1", "--server.tomcat.max-keep-alive-requests=-1", in,
+                "--logging.level.root=warn"), HttpFlowBenchmark.appFlags(o.appFlags()));
+    }
+
+    @Test
     void parse_badProfile_refused() {
         assertThrows(IllegalArgumentException.class, () -> HttpFlowOptions.parse("--profile", "tiny"));
     }
