@@ -59,7 +59,7 @@ public final class HttpFlowBenchmark {
      * include connection set-up); and without Spring Boot's observation of every HTTP request (its filter, which the
      * actuator brings). The example service has the actuator (its health and metrics endpoints), the baseline app has
      * not: with that filter the service spent some 6% of its CPU (async-profiler, RESULTS.md 12.25) on something that
-     * is neither side's session store, and 2.5% with the observation only turned off, so the filter's configuration is
+     * is neither side's session store, and 2.6% with the observation only turned off, so the filter's configuration is
      * left out (the baseline, without the class, ignores that). SessionMesh's own meters stay on.
      * {@code --app-flags} replaces any of these by name.
      */

@@ -39,9 +39,11 @@ import java.util.Map;
  *       told: async-profiler's library, started and stopped from outside once the flows are warm (RESULTS.md 12.2)</td></tr>
  *   <tr><td>--master-flags, --sidecar-flags</td><td>none</td><td>settings added to every SessionMesh master's or
  *       sidecar's command line, split at spaces: {@code --sidecar-flags="--io-transport nio"}</td></tr>
- *   <tr><td>--app-flags</td><td>none</td><td>Spring settings added to every app's command line (the example services and
- *       the baseline), split at spaces; one naming a setting the driver sets itself replaces the driver's:
- *       {@code --app-flags=--spring.autoconfigure.exclude=} (Spring Boot's request observation back in)</td></tr>
+ *   <tr><td>--app-flags</td><td>none</td><td>Spring settings ({@code --name=value}) added to every app's command line
+ *       (the example services and the baseline), split at spaces; one naming a default of the driver's
+ *       ({@code HttpFlowBenchmark.APP_FLAGS}) replaces it: {@code --app-flags=--spring.autoconfigure.exclude=} (Spring
+ *       Boot's request observation back in); one naming a setting the driver gives each app
+ *       ({@link #DRIVER_APP_SETTINGS}) is refused</td></tr>
  *   <tr><td>--out</td><td>benchmarks/results/http-flow-DATE</td><td>http-flow.json, http-flow.md, the processes' logs</td></tr>
  * </table>
  */
@@ -86,8 +88,8 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
                   --agent <lib.so>        loaded by every server JVM at start (-agentpath), e.g. async-profiler's
                   --master-flags="..." --sidecar-flags="..."   settings added to SessionMesh's master and sidecar,
                                           e.g. --sidecar-flags="--io-transport nio"
-                  --app-flags="..."       Spring settings added to every app (the services and the baseline); one
-                                          the driver sets itself (--name=value) replaces the driver's
+                  --app-flags="..."       Spring settings (--name=value) added to every app (the services and the
+                                          baseline); one of the driver's defaults by name replaces it
                   --out benchmarks/results/http-flow-DATE
                 """;
     }
@@ -108,13 +110,39 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
         Path agent = s.path("agent", null);
         return new HttpFlowOptions(systems, flows, profile, sessions, connections, warmup, duration, rounds, prewarm, redis, database,
                 jfr, agent, flags(s.string("master-flags", "")), flags(s.string("sidecar-flags", "")),
-                flags(s.string("app-flags", "")),
+                checkAppFlags(flags(s.string("app-flags", ""))),
                 s.path("master-jar", "master-store/target/sessionmesh-master.jar"),
                 s.path("sidecar-jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                 s.path("service-jar", "example-service/target/sessionmesh-example-service-exec.jar"),
                 s.path("baseline-jar", "example-spring-session/target/sessionmesh-example-spring-session-exec.jar"),
                 s.path("drop-in-jar", "example-spring-session-on-sessionmesh/target/sessionmesh-example-spring-session-on-sessionmesh-exec.jar"),
                 s.path("out", "benchmarks/results/http-flow-" + LocalDate.now(ZoneOffset.UTC)));
+    }
+
+    /**
+     * Settings the driver gives each app itself (its port, seed, session timeout, sidecar, Redis), which
+     * {@code --app-flags} may not name: given twice, Spring would read them as a list.
+     */
+    static final List<String> DRIVER_APP_SETTINGS = List.of("--server.port", "--sessionmesh.example.seed",
+            "--spring.session.timeout", "--sessionmesh.sidecar-uri", "--spring.data.redis.host", "--spring.data.redis.port",
+            "--spring.data.redis.database", "--spring.session.redis.namespace");
+
+    /**
+     * @throws IllegalArgumentException naming a flag that is not {@code --name=value}, or that names a setting the
+     *                                  driver gives each app
+     */
+    private static List<String> checkAppFlags(List<String> flags) {
+        for (String flag : flags) {
+            int eq = flag.indexOf('=');
+            if (!flag.startsWith("--") || eq < 3) {
+                throw new IllegalArgumentException("--app-flags: " + flag + " is not a Spring setting of the form --name=value");
+            }
+            if (DRIVER_APP_SETTINGS.contains(flag.substring(0, eq))) {
+                throw new IllegalArgumentException("--app-flags: " + flag.substring(0, eq)
+                        + " is set by the driver for each app (its port, seed, session timeout, sidecar and Redis)");
+            }
+        }
+        return flags;
     }
 
     private static List<String> flags(String line) {

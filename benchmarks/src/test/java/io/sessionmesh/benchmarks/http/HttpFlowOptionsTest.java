@@ -58,6 +58,16 @@ class HttpFlowOptionsTest {
     }
 
     @Test
+    void appFlags_notASetting_or_oneTheDriverGivesEachApp_refusedByName() {
+        IllegalArgumentException bare = assertThrows(IllegalArgumentException.class,
+                () -> HttpFlowOptions.parse("--app-flags=debug"));
+        assertTrue(bare.getMessage().contains("debug is not a Spring setting"), bare.getMessage());
+        IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+                () -> HttpFlowOptions.parse("--app-flags=--server.port=8080"));
+        assertTrue(port.getMessage().contains("--server.port is set by the driver"), port.getMessage());
+    }
+
+    @Test
     void parse_badProfile_refused() {
         assertThrows(IllegalArgumentException.class, () -> HttpFlowOptions.parse("--profile", "tiny"));
     }
