@@ -326,17 +326,13 @@ public final class HttpFlowBenchmark {
     static List<String> appFlags(List<String> user) {
         List<String> flags = new ArrayList<>();
         for (String flag : APP_FLAGS) {
-            if (user.stream().noneMatch(u -> settingName(u).equals(settingName(flag)))) {
+            String name = HttpFlowOptions.settingName(flag);
+            if (user.stream().noneMatch(u -> HttpFlowOptions.settingName(u).equals(name))) {
                 flags.add(flag);
             }
         }
         flags.addAll(user);
         return flags;
-    }
-
-    private static String settingName(String flag) {
-        int eq = flag.indexOf('=');
-        return eq < 0 ? flag : flag.substring(0, eq);
     }
 
     /** The JVM flags of a server process, with a flight recording to {@code out/name.jfr} under --jfr, and --agent. */

@@ -133,16 +133,22 @@ record HttpFlowOptions(List<String> systems, List<Flow> flows, String profile, i
      */
     private static List<String> checkAppFlags(List<String> flags) {
         for (String flag : flags) {
-            int eq = flag.indexOf('=');
-            if (!flag.startsWith("--") || eq < 3) {
+            if (!flag.startsWith("--") || flag.indexOf('=') < 3) {
                 throw new IllegalArgumentException("--app-flags: " + flag + " is not a Spring setting of the form --name=value");
             }
-            if (DRIVER_APP_SETTINGS.contains(flag.substring(0, eq))) {
-                throw new IllegalArgumentException("--app-flags: " + flag.substring(0, eq)
+            String name = settingName(flag);
+            if (DRIVER_APP_SETTINGS.contains(name)) {
+                throw new IllegalArgumentException("--app-flags: " + name
                         + " is set by the driver for each app (its port, seed, session timeout, sidecar and Redis)");
             }
         }
         return flags;
+    }
+
+    /** A Spring setting's name: {@code --name} of {@code --name=value}. */
+    static String settingName(String flag) {
+        int eq = flag.indexOf('=');
+        return eq < 0 ? flag : flag.substring(0, eq);
     }
 
     private static List<String> flags(String line) {
