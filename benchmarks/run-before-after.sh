@@ -72,12 +72,10 @@ sidecar_pass() {
   pids+=($!)
   redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --daemonize no --logfile "$PWD/benchmarks/target/redis.log" &
   pids+=($!)
-  java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7600 > /dev/null 2>&1 &
-  pids+=($!)
-  for p in 7510 7520 6390 7600; do wait_port "$p"; done
+  for p in 7510 7520 6390; do wait_port "$p"; done
   sleep 1
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.SidecarBenchmark \
-    --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 --echo-port 7600 \
+    --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 \
     --seconds "${SECONDS_PER_RUN:-10}" --out "$out/sidecar-$1-$2.json"
   cleanup
 }

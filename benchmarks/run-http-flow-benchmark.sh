@@ -5,7 +5,7 @@
 # /deposits/floor, no session id), the same with a session id it does not use, the read flow (GET /deposits/offer) and
 # the write flow (PUT /deposits/draft), the systems in turn within each flow (--rounds N: all of it N times, with the
 # ratios' median), each 15 s of warm-up and 15 s measured with 50 keep-alive connections; each process's CPU from its
-# own counters. The TCP round-trip floor (TcpEcho, two processes) and the machine's facts come first. About 9 minutes. Flags after the script's name go to the driver (--help lists them:
+# own counters. The loopback floor (redis-benchmark PING) and the machine's facts come first. About 9 minutes. Flags after the script's name go to the driver (--help lists them:
 # --profile standard, --systems, --flows, --duration, --jfr, --out ...). Results:
 # benchmarks/results/http-flow-<date>/http-flow.{json,md} and the apps' logs; this output in benchmarks/target/http-flow.log.
 # On a shared machine run it alone (nothing else busy on the cores).

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The master's benchmarks of benchmarks/RESULTS.md, section 2: the master against redis-server on the same
 # machine (both on loopback, the same load at the same concurrency and pipeline depth), with the master on one
-# I/O thread (as Redis) and on two; then the master's heap per session at 100,000 sessions of the standard
-# workload. About 10 minutes on 2 cores (8 without the floor).
-# Results: benchmarks/results/master-vs-redis-io<N>-<date>.json, heap-per-session-<date>.txt.
+# I/O thread (as Redis) and on two. About 8 minutes on 2 cores.
+# Results: benchmarks/results/master-vs-redis-io<N>-<date>.json.
 #
 # Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it, but for the huge
 # pages, which the servers have asked for since 12.21):
@@ -15,12 +14,7 @@
 #   MASTER_JAVA   the java that runs the master, "java" by default (e.g. a newer JDK's bin/java; the rest stay on "java")
 #   MASTER_FLAGS  more master settings, e.g. "--io-transport nio"
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
-#   FLOOR=0       skip the floor: by default the writes also run against MasterFloor (the master's framing and
-#                 event loop, answering OK with no work), on one I/O thread, to show the master's own cost above it
-#   FLOOR_FLAGS   more floor settings, e.g. "--io-transport nio" (to match MASTER_FLAGS), or "--work set": each WRITE
-#                 then also does Redis SET's work in Java (RESULTS.md 12.17), and the floor rows read as that
-#   HEAP=0        skip the heap-per-session part
-#   THP=0         run the master and the floor on 4 KiB pages: by default their heaps ask for transparent huge pages
+#   THP=0         run the master on 4 KiB pages: by default their heaps ask for transparent huge pages
 #                 (-XX:+UseTransparentHugePages, as the master's image does; RESULTS.md 12.21)
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail
@@ -33,7 +27,6 @@ out=benchmarks/results
 stamp=${STAMP:-$(date -u +%Y-%m-%d)}
 mkdir -p "$out"
 master_port=${MASTER_PORT:-7401}
-floor_port=${FLOOR_PORT:-7402}
 redis_port=${REDIS_PORT:-6390}
 
 pids=()
@@ -47,7 +40,7 @@ started() { wait_port "$2" && kill -0 "$1" 2>/dev/null || { echo "$3 did not sta
 # Stops one process this script started and forgets it.
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; local keep=(); for p in "${pids[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done; pids=("${keep[@]+"${keep[@]}"}"); }
 
-free "$redis_port" redis-server; free "$master_port" "the master"; [ "${FLOOR:-1}" = 0 ] || free "$floor_port" MasterFloor
+free "$redis_port" redis-server; free "$master_port" "the master";
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), redis $(redis-server --version | cut -d' ' -f3)"
 [ -z "${MASTER_JAVA:-}" ] || echo "the master's java: $MASTER_JAVA, $("$MASTER_JAVA" -version 2>&1 | sed -n 1p)${MASTER_JAVA_OPTS:+, flags $MASTER_JAVA_OPTS}"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
@@ -59,18 +52,8 @@ started "$redis_pid" "$redis_port" redis-server
 # page faults) and, unless THP=0, on transparent huge pages (fewer TLB misses between the kernel's and the client's turns)
 server_jvm=(-Xms2g -Xmx2g -XX:+AlwaysPreTouch)
 [ "${THP:-1}" = 0 ] || server_jvm+=(-XX:+UseTransparentHugePages)
-echo "the master's and the floor's JVM flags: ${server_jvm[*]}"
+echo "the master's JVM flags: ${server_jvm[*]}"
 for io in ${IO_THREADS:-1 2}; do
-  floor_args=()
-  if [ "${FLOOR:-1}" != 0 ]; then
-    # the floor on as many I/O threads as the master it is read beside
-    java "${server_jvm[@]}" -cp "$jar" io.sessionmesh.benchmarks.master.MasterFloor --port "$floor_port" \
-      --io-threads "$io" ${FLOOR_FLAGS:-} > "benchmarks/target/master-floor-io$io.log" 2>&1 &
-    floor_pid=$!
-    pids+=("$floor_pid")
-    started "$floor_pid" "$floor_port" MasterFloor
-    floor_args=(--floor "127.0.0.1:$floor_port" --floor-pid "$floor_pid")
-  fi
   "${MASTER_JAVA:-java}" "${server_jvm[@]}" $(opts="${MASTER_JAVA_OPTS:-}"; echo "${opts//@IO@/$io}") -jar "${MASTER_JAR:-master-store/target/sessionmesh-master.jar}" --port "$master_port" --io-threads "$io" \
     ${MASTER_FLAGS:-} > "benchmarks/target/master-io$io.log" 2>&1 &
   master_pid=$!
@@ -79,13 +62,9 @@ for io in ${IO_THREADS:-1 2}; do
   echo "== master with $io I/O thread(s)"
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
     --master "127.0.0.1:$master_port" --redis "127.0.0.1:$redis_port" --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} \
-    --master-pid "$master_pid" --redis-pid "$redis_pid" ${floor_args[@]+"${floor_args[@]}"} \
+    --master-pid "$master_pid" --redis-pid "$redis_pid" \
     --out "$out/master-vs-redis-io$io-$stamp.json" | tee "benchmarks/target/master-vs-redis-io$io.log"
   stop "$master_pid"
-  [ -z "${floor_args[*]:-}" ] || stop "$floor_pid"
 done
 cleanup
 
-[ "${HEAP:-1}" = 0 ] && exit 0
-java -Xms12g -Xmx12g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-  -cp "$jar" io.sessionmesh.benchmarks.master.HeapPerSession --sessions 100000 | tee "$out/heap-per-session-$stamp.txt"

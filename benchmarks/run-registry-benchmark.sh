@@ -8,7 +8,7 @@
 #     delete cycles, and cycles plus the read/write mix: the worst cases) on two masters in alternating rounds, with
 #     CPU per operation; and "reference", the workload's shape: the closed-loop 4:1 read/write mix at full speed beside
 #     an open-loop stream of RATE creates a second (idle timeout IDLE_SECONDS) and as many expiries a second.
-# The loopback floor (TcpEcho) is measured in the same run. Needs PostgreSQL (trust auth) at PGHOST:PGPORT; the
+# The loopback floor (redis-benchmark PING) is measured in the same run. Needs PostgreSQL (trust auth) at PGHOST:PGPORT; the
 # databases DB_LAG and DB_THROUGHPUT are dropped and created afresh. About 10 minutes with the defaults.
 # Results: benchmarks/results/registry/<stamp>/ (summary.txt, lag.json, throughput.json, the masters' STATS).
 # LAG=0 skips part 1. PIN=1 emulates "the database on its own host" on a 2-core machine, the same for both sides:
@@ -35,7 +35,6 @@ heap=${MASTER_HEAP:--Xms1g -Xmx1g}
 lag_port=${LAG_PORT:-7461}
 off_port=${OFF_PORT:-7471}
 on_port=${ON_PORT:-7472}
-echo_port=${ECHO_PORT:-7611}
 run_lag=${LAG:-1}
 pin=${PIN:-0}
 all_cpus=0-$(( $(nproc) - 1 ))
@@ -75,10 +74,7 @@ else
 fi
 say "PostgreSQL: synchronous_commit $(psql -h "$pg_host" -p "$pg_port" -U "$pg_user" -XAtc 'SHOW synchronous_commit'), shared_buffers $(psql -h "$pg_host" -p "$pg_port" -U "$pg_user" -XAtc 'SHOW shared_buffers')"
 
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port "$echo_port" > benchmarks/target/registry-echo.log 2>&1 &
-pids+=($!)
-wait_port "$echo_port"
-say "loopback floor (TcpEcho, 64 bytes each way, two processes): $(java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --port "$echo_port" --round-trips 20000 2>&1 | tail -1)"
+say "$(java -cp "$jar" io.sessionmesh.benchmarks.floor.LoopbackFloor 127.0.0.1:6379)"
 cleanup
 
 if [ "$run_lag" = 1 ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sidecar's benchmark of benchmarks/RESULTS.md, section 3: 3-section batch reads through the sidecar, cache hit
-# and cache miss, at 1..64 keep-alive connections (wrk), beside the TCP round-trip floor and redis-benchmark GET
+# and cache miss, at 1..64 keep-alive connections (wrk), beside the loopback floor (redis-benchmark PING) and redis-benchmark GET
 # (1 KB values, 50 clients), all in one run. The master and both sidecars run one I/O thread each, as Redis does:
 # on 2 cores shared with the load generator that is what serves best. About 5 minutes. Needs wrk (apt-get install wrk).
 # Results: benchmarks/results/sidecar-<date>.json.
@@ -30,11 +30,9 @@ java -Xms1g -Xmx1g -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 1
 pids+=($!)
 redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --daemonize no --logfile "$PWD/benchmarks/target/redis.log" &
 pids+=($!)
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7600 > benchmarks/target/echo.log 2>&1 &
-pids+=($!)
-for p in 7510 7520 6390 7600; do wait_port "$p"; done
+for p in 7510 7520 6390; do wait_port "$p"; done
 sleep 1
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.SidecarBenchmark \
-  --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 --echo-port 7600 \
+  --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 \
   --seconds "${SECONDS_PER_RUN:-10}" ${SIDECAR_BENCH_ARGS:-} --out "$out/sidecar-$stamp.json" | tee benchmarks/target/sidecar-benchmark.log
 curl -s 127.0.0.1:7511/admin/stats > "$out/sidecar-hit-stats-$stamp.json" || true

@@ -34,10 +34,8 @@ java $heap -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 127.0.0.1
   --io-threads 1 --master-tls-cert "$tls/sidecar.pem" --master-tls-key "$tls/sidecar.key" --master-tls-trust "$tls/ca.pem" \
   > benchmarks/target/tls-sidecar-tls.log 2>&1 &
 sidecar_tls=$!; pids+=($!)
-java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --serve --port 7601 > benchmarks/target/tls-echo.log 2>&1 &
-pids+=($!)
-wait_port 7530; wait_port 7540; wait_port 7601
-echo "loopback floor (TcpEcho, 64 bytes each way, two processes): $(java -cp "$jar" io.sessionmesh.benchmarks.sidecar.TcpEcho --port 7601 --round-trips 20000 2>&1 | tail -1)"
+wait_port 7530; wait_port 7540
+java -cp "$jar" io.sessionmesh.benchmarks.floor.LoopbackFloor 127.0.0.1:6379
 for i in $(seq 1 100); do curl -sf 127.0.0.1:7541/admin/health >/dev/null && break; sleep 0.1; done
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.TlsCost \
   --plain 127.0.0.1:7530 --tls 127.0.0.1:7540 --pids "$sidecar_plain,$master_plain,$sidecar_tls,$master_tls" \

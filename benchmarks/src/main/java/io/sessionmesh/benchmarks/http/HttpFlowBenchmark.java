@@ -9,7 +9,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sessionmesh.benchmarks.load.ProcessCpu;
 import io.sessionmesh.benchmarks.load.ServerProcesses;
-import io.sessionmesh.benchmarks.sidecar.TcpEcho;
+import io.sessionmesh.benchmarks.floor.LoopbackFloor;
 import io.sessionmesh.settings.Settings;
 
 import org.HdrHistogram.Histogram;
@@ -88,7 +88,7 @@ public final class HttpFlowBenchmark {
         HttpFlowOptions o = Settings.read("http-flow", args, HttpFlowOptions.usage(), HttpFlowOptions::read);
         Files.createDirectories(o.out());
         Map<String, Object> machine = machine(o);
-        machine.put("tcp_round_trip_us", tcpFloor());
+        machine.put("loopback_floor_us", LoopbackFloor.measure(o.redis().getHostString(), o.redis().getPort()));
         System.out.println("machine: " + machine);
         System.out.println("options: " + o.describe());
         System.out.printf("CPU from /proc/<pid>/stat utime+stime, %d ticks a second: a process at 0.1 core for %d s gives "
@@ -390,41 +390,6 @@ public final class HttpFlowBenchmark {
         HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
             throw new IllegalStateException(flow.method() + " " + flow.path() + " answered " + r.statusCode() + ": " + r.body());
-        }
-    }
-
-    /**
-     * The loopback floor: 20,000 round trips of {@value TcpEcho#MESSAGE_BYTES} B between this process and an echo
-     * process ({@link TcpEcho}), in microseconds.
-     */
-    static Map<String, Object> tcpFloor() throws Exception {
-        int port = freePort();
-        Process echo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), TcpEcho.class.getName(), "--serve", "--port", String.valueOf(port))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (true) {
-                try {
-                    new java.net.Socket(InetAddress.getLoopbackAddress(), port).close();
-                    break;
-                } catch (IOException e) {
-                    if (System.nanoTime() > deadline || !echo.isAlive()) {
-                        throw new IllegalStateException("the TCP echo process did not listen on " + port, e);
-                    }
-                    Thread.sleep(50);
-                }
-            }
-            Histogram h = TcpEcho.measure(port, 20_000);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("p50", h.getValueAtPercentile(50));
-            m.put("p99", h.getValueAtPercentile(99));
-            m.put("p99.9", h.getValueAtPercentile(99.9));
-            m.put("max", h.getMaxValue());
-            return m;
-        } finally {
-            echo.destroy();
-            echo.waitFor();
         }
     }
 

@@ -60,13 +60,11 @@ import java.util.concurrent.TimeUnit;
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.master.MasterVsRedis --master 127.0.0.1:7400 \
  *     --redis 127.0.0.1:6390 [--connections 1,4,16,64] [--pipeline 1,16] [--seconds 5] [--sessions 1000] \
  *     [--ops read,write] [--client raw|connection] [--out results/master-vs-redis.json] [--master-pid N --redis-pid N]
- *     [--floor 127.0.0.1:7402 --floor-pid N] [--jit-warmup 15] [--rounds 1]
+ *     [--jit-warmup 15] [--rounds 1]
  * </pre>
  *
  * With the servers' pids, each side's CPU time per request is measured too (from /proc): on a machine shared with
- * other work, the figure least disturbed by it. With {@code --floor} (a {@link MasterFloor}: the master's framing and
- * event loop answering OK without any work), each write configuration is also run against it, so that the CPU a write
- * costs above that floor, the master's own work, is read beside what SET costs above it.
+ * other work, the figure least disturbed by it.
  *
  * <p>With {@code --rounds R} (at most {@value #MAX_ROUNDS}), each configuration runs R times in turn, ours then
  * Redis's each time, and the ratio's median over the rounds is printed with every round's: on a shared machine whose
@@ -94,14 +92,9 @@ public final class MasterVsRedis {
         masterPid = flags.integer("master-pid", 0, 0, Integer.MAX_VALUE);
         redisPid = flags.integer("redis-pid", 0, 0, Integer.MAX_VALUE);
         rawClient = flags.choice("client", "raw", List.of("raw", "connection")).equals("raw");
-        InetSocketAddress floor = flags.isSet("floor") ? resolved(flags.hostPort("floor", null)) : null;
-        long floorPid = flags.integer("floor-pid", 0, 0, Integer.MAX_VALUE);
         jitWarmupSeconds = flags.integer("jit-warmup", 15, 0, 600);
         int rounds = flags.integer("rounds", 1, 1, MAX_ROUNDS);
         flags.checkAllUsed();
-        if (floor != null && floorPid == 0) {
-            throw new IllegalArgumentException("--floor needs --floor-pid: the floor's CPU a request is what it measures");
-        }
         System.out.println("our client: " + (rawClient ? "raw (pre-encoded frames, answers counted by their headers, as "
                 + "redis-benchmark does)" : "MasterConnection (the sidecar's client: a future and a table entry a request)"));
 
@@ -113,8 +106,6 @@ public final class MasterVsRedis {
         StringBuilder table = new StringBuilder();
         StringBuilder summaries = new StringBuilder("| operation | connections | pipeline | rounds | master / Redis "
                 + "(SET for writes, HGETALL for reads): median (min..max), each round |\n|---|---:|---:|---:|---|\n");
-        StringBuilder floorTable = new StringBuilder("| connections | pipeline | floor req/s | CPU us/write: floor, master, "
-                + "Redis SET | above the floor: master, SET |\n|---:|---:|---:|---|---|\n");
         table.append("| operation | connections | pipeline | master req/s | Redis req/s | master / Redis | master p50 / p99 / p99.9 us"
                 + " | Redis p50 / p99 us | Redis SET req/s, master / SET, p50 / p99 us | CPU us/request: master, Redis, Redis SET |"
                 + "\n|---|---:|---:|---:|---:|---:|---|---|---|---|\n");
@@ -138,19 +129,6 @@ public final class MasterVsRedis {
                             Result set = op.equals("write")
                                     ? runRedisBenchmark(redis, sessions, values[0].length, "set", c, depth, n) : null;
                             double setRatio = set == null ? Double.NaN : ours.throughput / set.throughput;
-                            // The same writes against the floor (no work behind the master's framing): what is the master's own.
-                            Result fl = floor != null && set != null ? runRaw(group, floor, requestBodies(ids, values, op),
-                                    Opcodes.WRITE, c, depth, seconds, floorPid) : null;
-                            if (fl != null) {
-                                System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d floor  %,10.0f req/s p50 %6.0f p99 %6.0f us "
-                                        + "cpu %5.2f us/req | above it: master %5.2f, SET %5.2f us/req%n", op, c, depth,
-                                        fl.throughput, fl.p50, fl.p99, fl.cpuPerRequest(), ours.cpuPerRequest() - fl.cpuPerRequest(),
-                                        set.cpuPerRequest() - fl.cpuPerRequest());
-                                floorTable.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f, %.2f, %.2f | %.2f, %.2f |%n",
-                                        c + (rounds > 1 ? ", round " + (round + 1) : ""), depth, fl.throughput,
-                                        fl.cpuPerRequest(), ours.cpuPerRequest(), set.cpuPerRequest(),
-                                        ours.cpuPerRequest() - fl.cpuPerRequest(), set.cpuPerRequest() - fl.cpuPerRequest()));
-                            }
                             if (set != null) {
                                 System.out.printf(Locale.ROOT, "%-5s c=%-3d P=%-3d %61s"
                                         + "| SET   %,10.0f req/s p50 %6.0f p99 %6.0f us cpu %5.2f us/req | ratio %.2f%n", op, c,
@@ -166,10 +144,9 @@ public final class MasterVsRedis {
                                     + String.format(Locale.ROOT, " %.2f, %.2f, %s |", ours.cpuPerRequest(), theirs.cpuPerRequest(),
                                             set == null ? "-" : String.format(Locale.ROOT, "%.2f", set.cpuPerRequest()))));
                             rows.add(String.format(Locale.ROOT, "{\"op\":\"%s\",\"connections\":%d,\"pipeline\":%d,\"master\":%s,"
-                                    + "\"redis\":%s,\"ratio\":%.3f%s%s", op, c, depth, ours.json(), theirs.json(), ratio,
+                                    + "\"redis\":%s,\"ratio\":%.3f%s", op, c, depth, ours.json(), theirs.json(), ratio,
                                     set == null ? "" : String.format(Locale.ROOT, ",\"redisSet\":%s,\"ratioSet\":%.3f",
-                                            set.json(), setRatio),
-                                    fl == null ? "" : ",\"floor\":" + fl.json()) + ",\"round\":" + (round + 1) + "}");
+                                            set.json(), setRatio)) + ",\"round\":" + (round + 1) + "}");
                             setRatios[round] = set == null ? ratio : setRatio;
                         }
                         if (rounds > 1) {
@@ -195,10 +172,6 @@ public final class MasterVsRedis {
         if (rounds > 1) {
             System.out.println("\nThe ratios over the rounds (each round: ours, then Redis's, minutes apart at most):\n");
             System.out.print(summaries);
-        }
-        if (floor != null) {
-            System.out.println("\nThe writes against the floor (MasterFloor: the master's framing and loop, no work):\n");
-            System.out.print(floorTable);
         }
         System.out.println("\nresults: " + out);
     }

@@ -1,5 +1,7 @@
 package io.sessionmesh.benchmarks.sidecar;
 
+import io.sessionmesh.benchmarks.floor.LoopbackFloor;
+
 import io.sessionmesh.benchmarks.master.MasterVsRedis;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
@@ -32,11 +34,11 @@ import java.util.Map;
  * with {@code Accept: application/x-sessionmesh}, as the client jar does): as efficient a client as
  * redis-benchmark, so the throughput figures compare servers. The hit sidecar has every session cached (warmed
  * first); the miss sidecar caches nothing ({@code --cache-max-bytes 0}), so every read goes to the master. The floor
- * is {@link TcpEcho}: 64 bytes each way between two processes.
+ * is {@link LoopbackFloor}: one Redis PING at a time, on the same Redis.
  *
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.SidecarBenchmark --hit 127.0.0.1:7510 \
- *     --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 --echo-port 7600 [--connections 1,4,16,50,64] [--seconds 10] \
+ *     --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 [--connections 1,4,16,50,64] [--seconds 10] \
  *     [--warmup-seconds 10]
  * </pre>
  */
@@ -51,7 +53,6 @@ public final class SidecarBenchmark {
         String hit = flags.string("hit", "127.0.0.1:7510");
         String miss = flags.string("miss", "127.0.0.1:7520");
         String redis = flags.string("redis", "127.0.0.1:6390");
-        int echoPort = flags.port("echo-port", 7600);
         List<Integer> connections = flags.integers("connections", List.of(1, 4, 16, 50, 64), 1, 10_000);
         int seconds = flags.integer("seconds", 10, 1, 3600);
         int sessions = flags.integer("sessions", 1000, 1, 1_000_000);
@@ -70,10 +71,11 @@ public final class SidecarBenchmark {
         wrk(hit, script, 1, Math.max(1, warmup / 2));
         wrk(miss, script, 1, Math.max(1, warmup / 2));
 
-        Histogram floor = TcpEcho.measure(echoPort, 50_000);
-        System.out.printf(Locale.ROOT, "TCP floor: p50 %d us, p99 %d us, p99.9 %d us (%d round trips)%n",
-                floor.getValueAtPercentile(50), floor.getValueAtPercentile(99), floor.getValueAtPercentile(99.9),
-                floor.getTotalCount());
+        String[] r = redis.split(":");
+        Map<String, Object> floor = LoopbackFloor.measure(r[0], Integer.parseInt(r[1]));
+        long floorP50 = (Long) floor.get("p50");
+        long floorP99 = (Long) floor.get("p99");
+        System.out.println("loopback floor: " + LoopbackFloor.describe(floor));
 
         List<String> rows = new ArrayList<>();
         StringBuilder table = new StringBuilder("| connections | cache | req/s | p50 us | p99 us | p99.9 us | p50 / floor p50 | p99 / floor p99 |\n"
@@ -82,8 +84,8 @@ public final class SidecarBenchmark {
         for (int c : connections) {
             for (String kind : List.of("hit", "miss")) {
                 Wrk w = wrk(kind.equals("hit") ? hit : miss, script, c, seconds);
-                double p50ratio = w.p50 / floor.getValueAtPercentile(50);
-                double p99ratio = w.p99 / floor.getValueAtPercentile(99);
+                double p50ratio = w.p50 / floorP50;
+                double p99ratio = w.p99 / floorP99;
                 System.out.printf(Locale.ROOT, "c=%-3d %-4s %,10.0f req/s p50 %6.0f p99 %6.0f p99.9 %6.0f us (x%.2f / x%.2f of the floor)%s%n",
                         c, kind, w.rps, w.p50, w.p99, w.p999, p50ratio, p99ratio, w.errors > 0 ? " ERRORS " + w.errors : "");
                 table.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
@@ -95,7 +97,6 @@ public final class SidecarBenchmark {
                 }
             }
         }
-        String[] r = redis.split(":");
         runRedis(r[0], r[1], "set", 50, 100_000);
         long n = Math.max(100_000, (long) (hitAt50 * seconds));
         double[] get = runRedis(r[0], r[1], "get", 50, n);
@@ -108,9 +109,9 @@ public final class SidecarBenchmark {
         System.out.print(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, String.format(Locale.ROOT, "{\"seconds\":%d,\"sessions\":%d,\"sectionBytes\":[%d,%d,%d],"
-                        + "\"tcpFloor\":{\"p50us\":%d,\"p99us\":%d,\"p999us\":%d},\"redisGet50\":{\"requestsPerSecond\":%.0f,"
+                        + "\"loopbackFloor\":{\"p50us\":%d,\"p99us\":%d},\"redisGet50\":{\"requestsPerSecond\":%.0f,"
                         + "\"p50us\":%.1f,\"p99us\":%.1f},\"runs\":[%n%s%n]}%n", seconds, sessions, values[0].length, values[1].length,
-                values[2].length, floor.getValueAtPercentile(50), floor.getValueAtPercentile(99), floor.getValueAtPercentile(99.9),
+                values[2].length, floorP50, floorP99,
                 get[0], get[1], get[2], String.join(",\n", rows)));
         System.out.println("results: " + out);
     }
