@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a replicated group keeps beside its store for elastic groups (PROTOCOL.md 3.9): the latest cluster map it
+ * What a replicated group keeps beside its store for elastic groups (PROTOCOL.md 3.9, 5.3): the latest cluster map it
  * applied, and its outbox, the sessions it took out of its store for the groups that own them now and that those have
  * not confirmed yet. Changed only by the thread that applies the log; read by any. Part of every snapshot.
  */

@@ -41,7 +41,7 @@ public sealed interface ReplicaCommand {
     int EXPIRE = 5;
     int SCHEMA = 6;
     int LEAD = 7;
-    /** The cluster map of master groups, as the directory sent it (PROTOCOL.md 3.9). */
+    /** The cluster map of master groups, as the directory sent it (PROTOCOL.md 3.9, 5.2). */
     int MAP = 8;
     /** Sessions taken out of this group for the group that owns them now. */
     int HANDOFF = 9;
@@ -65,7 +65,7 @@ public sealed interface ReplicaCommand {
 
     int bodySize(BinaryTransportCodec codec);
 
-    /** A write of sections: the WRITE request's own binary form (PROTOCOL.md 2). */
+    /** A write of sections: the WRITE request's own binary form (PROTOCOL.md 2.1). */
     record Write(WriteRequest request) implements ReplicaCommand {
         public int kind() {
             return WRITE;
@@ -271,7 +271,7 @@ public sealed interface ReplicaCommand {
 
     /**
      * One Raft log entry holding {@code entries} (each from {@link #encode}) in this order: the single entry itself, or
-     * a batch {@code | 2: u8 | n: u16 | n x ( length: u32 | entry ) |} (PROTOCOL.md 3.8).
+     * a batch {@code | 2: u8 | n: u16 | n x ( length: u32 | entry ) |} (PROTOCOL.md 5.2).
      */
     static byte[] batch(List<byte[]> entries) {
         if (entries.isEmpty() || entries.size() > MAX_BATCH_ENTRIES) {

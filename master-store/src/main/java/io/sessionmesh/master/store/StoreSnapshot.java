@@ -21,14 +21,14 @@ import java.util.Map;
  * "SMSN"  u8 format (1, 2 or 3)
  * u32 schemas, each: i64 uid, u32 length, bytes
  * per session: u8 tag (1, or 2 from format 3), u8 id length, id, i64 created, i64 idle timeout, i64 hard deadline,
- *              i64 last access, u32 length, the sections as a READ answer's body (PROTOCOL.md 2),
+ *              i64 last access, u32 length, the sections as a READ_RESULT message (PROTOCOL.md 2.1),
  *              tag 2 only: u32 registry version, u8 host length, host (UTF-8), u16 principal length, principal
  *              (UTF-8; length 0: none)
  * u8 0
  * format 2 and 3: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
  * </pre>
  *
- * <p>The same session records, after the same u32 count of schemas, make the body of a GROUP_IMPORT (PROTOCOL.md 3.9):
+ * <p>The same session records, after the same u32 count of schemas, make the body of a GROUP_IMPORT (PROTOCOL.md 5.3):
  * {@link #moveBody} and {@link #adoptAll}.
  */
 public final class StoreSnapshot {

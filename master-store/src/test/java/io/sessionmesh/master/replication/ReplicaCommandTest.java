@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The log entries of PROTOCOL.md 3.8: each kind survives the round trip; an entry this build cannot read is refused. */
+/** The log entries of PROTOCOL.md 5.2: each kind survives the round trip; an entry this build cannot read is refused. */
 class ReplicaCommandTest {
     private final BinaryTransportCodec codec = new BinaryTransportCodec();
 

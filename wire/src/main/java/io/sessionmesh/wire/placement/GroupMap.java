@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cluster map of master groups (PROTOCOL.md 3.9): which groups share the sessions, each group's replicas (their
+ * The cluster map of master groups (PROTOCOL.md 3.9, 5.2): which groups share the sessions, each group's replicas (their
  * data addresses, {@code host:port}; a group is named after its first), and the virtual nodes each puts on the
  * {@link HashRing} that places a session id or a schema uid on a group. It lives in the consensus layer: the directory
  * group (the first group of the first map) keeps it in its Raft log, and every change makes a new map with a higher
