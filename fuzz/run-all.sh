@@ -4,11 +4,11 @@
 #   fuzz/run-all.sh [DURATION] [Target ...]      e.g. fuzz/run-all.sh 120 FrameDecoderFuzzTest
 #
 # A target is a test class, or Class#method for a class with more than one @FuzzTest (Jazzer fuzzes one at a time).
-# Targets are the @FuzzTest classes listed below (README "Fuzzing"). Extra Maven flags go in MVN_ARGS (for instance
-# MVN_ARGS="-o -Dmaven.repo.local=/path/to/m2"). Jazzer keeps what it learns in <module>/.cifuzz-corpus/ (not in git)
-# and writes a crashing input to the test's resource directory <Class>Inputs/<method>/ (commit it with the fix: it is
-# replayed by every `mvn verify` from then on). Each run's log, with libFuzzer's last "Done N runs in S second(s)",
-# goes to fuzz/logs/<Target>.log.
+# Targets are the @FuzzTest classes listed below (docs/development.md, "Fuzzing"). Extra Maven flags go in MVN_ARGS (for
+# instance MVN_ARGS="-o -Dmaven.repo.local=/path/to/m2"). Jazzer keeps what it learns in <module>/.cifuzz-corpus/ (not
+# in git) and writes a crashing input to the test's resource directory <Class>Inputs/<method>/ (commit it with the fix:
+# it is replayed by every `mvn verify` from then on). Each run's log, with libFuzzer's last "Done N runs in S
+# second(s)", goes to fuzz/logs/<Target>.log.
 #
 # The duration reaches libFuzzer as -max_total_time through Jazzer's JUnit configuration parameters
 # jazzer.internal.arg.N (argument 0 is argv[0]); checked against Jazzer 0.24.0, whose @FuzzTest has no other

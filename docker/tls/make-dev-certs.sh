@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Makes a development certificate authority and one certificate per peer, for mutual TLS between sidecars and
-# masters (README "TLS between sidecars and masters", SECURITY.md). Development and tests only: the CA's key sits
-# beside the certificates it signed. In production, certificates come from your own PKI; SessionMesh only reads
-# PEM files.
+# Makes a development certificate authority and one certificate per peer, for mutual TLS between sidecars and masters
+# (docs/operations.md "TLS between sidecars and masters", docs/security.md). Development and tests only: the CA's key
+# sits beside the certificates it signed. In production, certificates come from your own PKI; SessionMesh only reads PEM
+# files.
 #
 #   docker/tls/make-dev-certs.sh OUT_DIR NAME[:SAN,SAN...] ...
 #

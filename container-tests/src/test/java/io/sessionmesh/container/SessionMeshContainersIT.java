@@ -58,7 +58,10 @@ class SessionMeshContainersIT {
                 .waitingFor(adminHealthy());
     }
 
-    /** The images bind the admin endpoint off loopback, so a sidecar needs a token (README, Sidecar). */
+    /**
+     * The images bind the admin endpoint off loopback, so a sidecar needs a token (docs/operations.md, "Admin
+     * endpoints and metrics").
+     */
     static final String ADMIN_TOKEN = "container-test-admin-token-0123456789";
 
     /** Ready once GET /admin/health (with the admin token) answers 200: the sidecar reaches its master. */

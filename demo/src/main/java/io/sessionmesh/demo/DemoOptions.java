@@ -17,8 +17,8 @@ import java.time.Duration;
  *   <tr><td>--users</td><td>{@value #DEFAULT_USERS}</td><td>concurrent end users, each sending its next request when
  *       the last one is answered</td></tr>
  *   <tr><td>--stop</td><td>off</td><td>stop the stack after the summary (by default it keeps running)</td></tr>
- *   <tr><td>--replicas</td><td>1</td><td>1: one master; 3 or 5: a master group of that many replicas (README "Master
- *       groups"), on master-port and the ports after it</td></tr>
+ *   <tr><td>--replicas</td><td>1</td><td>1: one master; 3 or 5: a master group of that many replicas
+ *       (docs/operations.md, "Master groups"), on master-port and the ports after it</td></tr>
  *   <tr><td>--master-port, --sidecar-port, --sidecar-admin-port, --service-port</td><td>7400, 7500, 7501, 8080</td>
  *       <td>where the stack listens</td></tr>
  *   <tr><td>--jars</td><td>.</td><td>the project directory the three jars are built in</td></tr>

@@ -17,11 +17,11 @@ import java.lang.annotation.Target;
  * public Offer offer() { ... }
  * }</pre>
  *
- * The annotation processor in the same jar checks the names at compile time (not empty, no blank or duplicate
- * name, each a valid section name) and writes an index of handler to HTTP methods, URL patterns and sections
- * ({@code META-INF/sessionmesh/sections.index}); at run time the Spring integration reads the index. A handler
- * compiled without the processor is read from this annotation instead (hence RUNTIME retention), with one warning
- * that says how to put the processor back. Every indexed endpoint carries a session.
+ * The annotation processor ({@code sessionmesh-section-processor}, its own artifact) checks the names at compile time
+ * (not empty, no blank or duplicate name, each a valid section name) and writes an index of handler to HTTP methods,
+ * URL patterns and sections ({@code META-INF/sessionmesh/sections.index}); at run time the Spring integration reads the
+ * index. A handler compiled without the processor is read from this annotation instead (hence RUNTIME retention), with
+ * one warning that says how to put the processor back. Every indexed endpoint carries a session.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

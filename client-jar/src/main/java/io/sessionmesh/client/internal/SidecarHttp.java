@@ -26,10 +26,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * HTTP/1.1 to the sidecar on this host, over a bounded pool of keep-alive connections, on the caller's thread:
- * write the request, read the answer, no thread hand-off. Chosen over the JDK's HttpClient by measurement (README,
- * benchmarks/RESULTS.md): for one small request to localhost at a time, most of the JDK client's cost is its
- * asynchronous machinery.
+ * HTTP/1.1 to the sidecar on this host, over a bounded pool of keep-alive connections, on the caller's thread: write
+ * the request, read the answer, no thread hand-off. Chosen over the JDK's HttpClient by measurement (docs/spring.md,
+ * "The HTTP client"; benchmarks/RESULTS.md): for one small request to localhost at a time, most of the JDK client's
+ * cost is its asynchronous machinery.
  *
  * <p>The sidecar is {@code http://host:port} (TCP) or {@code unix:/path/to/sidecar.sock}: its Unix domain socket
  * (sidecar setting {@code unix-socket}), which skips the TCP stack on both sides (about a fifth less CPU per call,

@@ -154,9 +154,10 @@ public final class SectionIndex {
         } else if (warned.compareAndSet(false, true)) {
             log.warn("@SessionSections on {} is not in {}: this build ran without the SessionMesh annotation processor, "
                     + "so the sections of such handlers are read from their annotations (this warning is logged once). "
-                    + "Put io.sessionmesh:sessionmesh-client-jar on the compiler's annotationProcessorPaths: from JDK 23 "
-                    + "javac runs no processor it finds on the class path, and a build that sets the paths (Lombok's, "
-                    + "say) must list it there too (README, \"The annotation processor\")", key, RESOURCE);
+                    + "Put io.sessionmesh:sessionmesh-section-processor on the compiler's annotationProcessorPaths: from "
+                    + "JDK 23 javac runs no processor it finds on the class path, and a build that sets the paths "
+                    + "(Lombok's, say) must list it there too (docs/spring.md, \"@SessionSections and the annotation "
+                    + "processor\")", key, RESOURCE);
         }
         return new Entry(key, List.of(), List.of(), List.copyOf(sections));
     }

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator's command for elastic master groups (README, "Adding and removing master groups"):
+ * The operator's command for elastic master groups (docs/operations.md, "Adding and removing master groups"):
  *
  * <pre>
  * java -jar sessionmesh-master.jar groups --directory 'h:7400|h:7401|h:7402' list

@@ -176,9 +176,9 @@ public final class MasterServer implements AutoCloseable {
     }
 
     /**
-     * Starts the registry's writer (README "The active-session registry"). A replica of a group records only while it
-     * leads, and re-syncs when it starts to lead: events the old leader had not written yet are covered, and the
-     * version guard makes those it had written harmless.
+     * Starts the registry's writer (docs/operations.md, "The active-session registry"). A replica of a group records
+     * only while it leads, and re-syncs when it starts to lead: events the old leader had not written yet are covered,
+     * and the version guard makes those it had written harmless.
      */
     private static RegistryWriter startRegistry(MasterConfig config, SessionStore store, ReplicaGroup replica,
                                                 InetSocketAddress bound) {

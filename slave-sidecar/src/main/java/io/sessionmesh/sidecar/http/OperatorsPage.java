@@ -19,10 +19,11 @@ import java.util.Base64;
 /**
  * The operators' page on the admin port: {@code GET /admin/} (the HTML, with its one inline style block) and
  * {@code GET /admin/page.js} (the script that polls {@code /admin/stats} and {@code /admin/health} and draws the
- * figures); {@code /admin} redirects to {@code /admin/}. Both are classpath resources, read once at start. They hold
- * no figures, so they are served without the admin token: a browser cannot add a header to a page load, and the
- * script sends the token the operator types in as {@code Authorization: Bearer} on its own calls, which are gated like
- * any other (README "Operators' page", PROTOCOL.md 4). Only GET and HEAD; any other method is 405 with {@code Allow}.
+ * figures); {@code /admin} redirects to {@code /admin/}. Both are classpath resources, read once at start. They hold no
+ * figures, so they are served without the admin token: a browser cannot add a header to a page load, and the script
+ * sends the token the operator types in as {@code Authorization: Bearer} on its own calls, which are gated like any
+ * other (docs/operations.md, "The operators' page"; PROTOCOL.md 4). Only GET and HEAD; any other method is 405 with
+ * {@code Allow}.
  *
  * <p>Every answer carries {@code Cache-Control: no-store} and a Content-Security-Policy that lets the page run the
  * sidecar's own script only, allows its inline style block by SHA-256 (computed here from the resource, so an edit of

@@ -29,11 +29,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What an operator asks about sessions across every master and the registry (README "The active-session registry"):
- * log a principal out everywhere, look a session up, count and list active sessions. The masters answer the first
- * two (they hold the truth); the registry, when this sidecar has one ({@code registry-url}), the counts and lists.
- * Registry queries block on JDBC, so they run on a thread of their own, at most {@link #MAX_QUEUED_QUERIES} waiting;
- * nothing here runs on an event loop.
+ * What an operator asks about sessions across every master and the registry (docs/operations.md, "The active-session
+ * registry"): log a principal out everywhere, look a session up, count and list active sessions. The masters answer the
+ * first two (they hold the truth); the registry, when this sidecar has one ({@code registry-url}), the counts and
+ * lists. Registry queries block on JDBC, so they run on a thread of their own, at most {@link #MAX_QUEUED_QUERIES}
+ * waiting; nothing here runs on an event loop.
  */
 public final class SessionDirectory implements AutoCloseable {
     /** Registry queries waiting for the query thread at most; more are refused (UNAVAILABLE). */

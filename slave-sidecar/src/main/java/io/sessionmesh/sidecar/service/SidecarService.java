@@ -472,7 +472,8 @@ public final class SidecarService implements SidecarOperations {
     public CompletableFuture<Void> publishSchema(long uid, byte[] schema) {
         metrics.request(Op.SCHEMA_PUBLISH);
         byte[] held = schemas.getIfPresent(uid);
-        // null checked apart: Jazzer 0.24's hook on Arrays.equals crashes the JVM on a null array (README "Fuzzing")
+        // null checked apart: Jazzer 0.24's hook on Arrays.equals crashes the JVM on a null array
+        // (docs/development.md, "Fuzzing")
         if (held != null && java.util.Arrays.equals(held, schema)) {
             return CompletableFuture.completedFuture(null);
         }

@@ -2,7 +2,8 @@
 // GET /admin/health and writes what they say into the elements marked data-figure: the text for a person, and the
 // raw number in data-value for a tool. Values from the sidecar are written as text (textContent), never as markup.
 // With an admin token on the sidecar, the token typed into the page is kept in this tab's sessionStorage and sent as
-// "Authorization: Bearer <token>" on every fetch; it is never put in a URL. README "Operators' page" has the limits.
+// "Authorization: Bearer <token>" on every fetch; it is never put in a URL. The limits are in docs/operations.md,
+// "The operators' page".
 'use strict';
 
 (function () {

@@ -18,10 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Coverage-guided fuzzing of {@link FrameDecoder} (README "Fuzzing"). Input: byte 0 is the size of the pieces the
- * stream arrives in (1..256), the rest is the stream. The contract: only {@link Frame}s and {@link InvalidFrame}s come
- * out, never an exception; no body above the limit; nothing after a fatal InvalidFrame; every input buffer is released
- * once the frames are; and each frame, written again, decodes to the same frame. Seeds: FrameDecoderFuzzTestInputs.
+ * Coverage-guided fuzzing of {@link FrameDecoder} (docs/development.md, "Fuzzing"). Input: byte 0 is the size of the
+ * pieces the stream arrives in (1..256), the rest is the stream. The contract: only {@link Frame}s and
+ * {@link InvalidFrame}s come out, never an exception; no body above the limit; nothing after a fatal InvalidFrame;
+ * every input buffer is released once the frames are; and each frame, written again, decodes to the same frame. Seeds:
+ * FrameDecoderFuzzTestInputs.
  */
 class FrameDecoderFuzzTest {
     private static final int MAX_BODY = 1024;

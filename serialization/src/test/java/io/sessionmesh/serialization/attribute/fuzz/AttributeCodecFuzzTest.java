@@ -17,9 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Coverage-guided fuzzing of the input side of {@link AttributeCodec} (README "Fuzzing"): a value as it comes from a
- * session, through {@link ValueCompressor} and one-nio under a {@link ClassFilter} that allows {@link FuzzSamples}'
- * package and the JDK's building blocks only, against a registry holding the samples' schemas.
+ * Coverage-guided fuzzing of the input side of {@link AttributeCodec} (docs/development.md, "Fuzzing"): a value as it
+ * comes from a session, through {@link ValueCompressor} and one-nio under a {@link ClassFilter} that allows
+ * {@link FuzzSamples}' package and the JDK's building blocks only, against a registry holding the samples' schemas.
  *
  * <ul>
  *   <li>{@code decode}: a value, or an {@link AttributeDecodeException} (or subtype), nothing else (no NPE, no

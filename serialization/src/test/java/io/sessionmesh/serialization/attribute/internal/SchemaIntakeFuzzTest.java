@@ -12,12 +12,12 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 /**
- * Coverage-guided fuzzing of the schema parser: {@link SchemaForm} and {@link SchemaIntake#accept}, what a client
- * does with a schema fetched from a master (README "Fuzzing"). The contract: {@link SchemaForm#parse} gives a form or
- * an IOException, and a form written again parses to the same bytes; {@link SchemaIntake#accept}, under a
- * {@link ClassFilter} that allows {@link FuzzSamples}' package and the JDK's building blocks only, registers the
- * schema or throws an {@link AttributeDecodeException} (or subtype), nothing else. Seeds: SchemaIntakeFuzzTestInputs,
- * the one-nio schemas of the samples' classes.
+ * Coverage-guided fuzzing of the schema parser: {@link SchemaForm} and {@link SchemaIntake#accept}, what a client does
+ * with a schema fetched from a master (docs/development.md, "Fuzzing"). The contract: {@link SchemaForm#parse} gives a
+ * form or an IOException, and a form written again parses to the same bytes; {@link SchemaIntake#accept}, under a
+ * {@link ClassFilter} that allows {@link FuzzSamples}' package and the JDK's building blocks only, registers the schema
+ * or throws an {@link AttributeDecodeException} (or subtype), nothing else. Seeds: SchemaIntakeFuzzTestInputs, the
+ * one-nio schemas of the samples' classes.
  */
 class SchemaIntakeFuzzTest {
     private static final SchemaIntake INTAKE = new SchemaIntake(ClassFilter.allowing(FuzzSamples.PACKAGE), Map.of());
