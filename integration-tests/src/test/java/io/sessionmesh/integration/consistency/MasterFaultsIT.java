@@ -78,7 +78,7 @@ class MasterFaultsIT {
             try {
                 while (cycles == 0 || history.size() < target) {
                     groupCycle(cluster, phases, tally, groupMoveMillis);
-                    faultCycle(cluster, phases, tally, faultTimes, catchUpMillis);
+                    faultCycle(cluster, phases, tally, faultTimes, catchUpMillis, history);
                     cycles++;
                 }
             } catch (Throwable t) {
@@ -195,9 +195,16 @@ class MasterFaultsIT {
         return Long.parseLong(m.group(1));
     }
 
-    /** One round of faults, each followed by steady traffic; records when each leader fault began. */
+    /** Longest wait, after a leader's fault, for the first write acknowledged after it (a failover that never ends). */
+    static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * One round of faults, each followed by steady traffic; records when each leader fault began. A cycle ends only once
+     * a write begun after its last fault is acknowledged (at most {@link #FAILOVER_TIMEOUT}): on a loaded machine a
+     * failover can outlast the steady phase, and the run's end must not leave that fault without its failover.
+     */
     static void faultCycle(GroupCluster cluster, List<String> phases, HotSessionClient.Tally tally, List<Long> faultTimes,
-                           Histogram catchUpMillis) throws Exception {
+                           Histogram catchUpMillis, History history) throws Exception {
         long leaseMs = cluster.lease.toMillis();
         ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
         ConsistencyIT.phase(phases, tally, "SIGKILL the leader, restart it", () -> {
@@ -229,5 +236,8 @@ class MasterFaultsIT {
         });
         // traffic after the last fault too, so that its failover is measured even when the run ends with this cycle
         ConsistencyIT.phase(phases, tally, "steady", () -> Thread.sleep(2_000));
+        long lastFault = faultTimes.get(faultTimes.size() - 1);
+        Await.until("a write acknowledged after the leader's pause", FAILOVER_TIMEOUT, () -> history.writes().stream()
+                .anyMatch(w -> w.version() != History.UNKNOWN && w.invoked() >= lastFault));
     }
 }
