@@ -1,6 +1,7 @@
 package io.sessionmesh.master;
 
 import io.sessionmesh.master.config.MasterConfig;
+import io.sessionmesh.master.config.MasterSettings;
 import io.sessionmesh.master.server.MasterServer;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
@@ -35,7 +36,8 @@ public final class MasterMain {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
         String usage = "usage: java -jar sessionmesh-master.jar [--config file] [--name value]...\n"
-                + "settings (default, then what each accepts):\n" + MasterConfig.of(Map.of()).usage();
+                + "settings (default, then what each accepts; docs/configuration.md says what each means):\n"
+                + MasterSettings.ALL.usage();
         MasterConfig config = Settings.read("sessionmesh-master", args, usage, MasterConfig::new);
         System.out.println("SessionMesh master, effective configuration:");
         System.out.print(config.describe());

@@ -12,25 +12,8 @@ import java.util.regex.Pattern;
  * ({@link #forWriter} for a master, {@link #forQueries} for a sidecar's admin endpoint); the registry is off when
  * {@code registry-url} is not given. Durations take units (20ms, 2s, 1h, 30d).
  *
- * <table>
- *   <caption>Settings and defaults</caption>
- *   <tr><th>setting</th><th>default</th><th>range</th><th>meaning</th></tr>
- *   <tr><td>registry-url</td><td>(none: off)</td><td>jdbc:postgresql:...</td><td>the PostgreSQL database</td></tr>
- *   <tr><td>registry-user</td><td>{@value #DEFAULT_USER}</td><td></td><td>its user</td></tr>
- *   <tr><td>registry-password</td><td>(none)</td><td></td><td>its password (a secret: never printed)</td></tr>
- *   <tr><td>registry-connect-timeout</td><td>2s</td><td>250ms..60s</td><td>longest wait for a connection; a
- *       database that does not answer within it counts as down</td></tr>
- *   <tr><td>registry-pool</td><td>{@value #DEFAULT_POOL}</td><td>1..{@value #MAX_POOL}</td><td>connections (a
- *       master's writer uses one at a time; the other serves retention and a re-sync's second statement)</td></tr>
- *   <tr><td>registry-buffer</td><td>{@value #DEFAULT_BUFFER}</td><td>{@value #MIN_BUFFER}..{@value #MAX_BUFFER}</td>
- *       <td>events waiting for the database; one more and the buffer is cleared and a full re-sync from the store
- *       covers them (about 100 bytes an event)</td></tr>
- *   <tr><td>registry-batch</td><td>{@value #DEFAULT_BATCH}</td><td>1..{@value #MAX_BATCH}</td><td>events written
- *       in one statement</td></tr>
- *   <tr><td>registry-flush</td><td>20ms</td><td>1ms..10s</td><td>how long a batch gathers events after its first
- *       before it is written with what there is (sooner when full): the lag's floor, and fewer, larger commits</td></tr>
- *   <tr><td>registry-retention</td><td>1h</td><td>1m..30d</td><td>how long rows of ended sessions stay</td></tr>
- * </table>
+ * <p>The settings, their defaults and ranges are declared in {@link RegistrySettings}; what each means is in
+ * docs/configuration.md, generated from those declarations.
  *
  * <p>The canonical constructor checks only that values are usable (positive), not the settings' ranges, so tests
  * can build a tiny buffer or a short retention.
@@ -101,48 +84,40 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         if (url == null) {
             return null;
         }
-        String user = s.string("registry-user", DEFAULT_USER);
-        String password = s.secret("registry-password");
-        Duration connectTimeout = connectTimeout(s);
-        int pool = s.integer("registry-pool", DEFAULT_POOL, 1, MAX_POOL);
-        int buffer = s.integer("registry-buffer", DEFAULT_BUFFER, MIN_BUFFER, MAX_BUFFER);
-        int batch = s.integer("registry-batch", DEFAULT_BATCH, 1, MAX_BATCH);
-        Duration flush = s.duration("registry-flush", DEFAULT_FLUSH, Duration.ofMillis(1), Duration.ofSeconds(10));
-        Duration retention = s.duration("registry-retention", DEFAULT_RETENTION, Duration.ofMinutes(1),
-                Duration.ofDays(30));
-        return new RegistryConfig(url, user, password, pool, buffer, batch, flush, retention, connectTimeout);
+        String user = RegistrySettings.USER.read(s);
+        String password = RegistrySettings.PASSWORD.read(s);
+        Duration connectTimeout = RegistrySettings.CONNECT_TIMEOUT.read(s);
+        return new RegistryConfig(url, user, password, RegistrySettings.POOL.read(s), RegistrySettings.BUFFER.read(s),
+                RegistrySettings.BATCH.read(s), RegistrySettings.FLUSH.read(s), RegistrySettings.RETENTION.read(s),
+                connectTimeout);
     }
 
     /**
-     * A sidecar's settings for reading the registry, or null when {@code registry-url} is not given: only the URL,
-     * user, password and connect timeout are read; the rest take their defaults.
+     * A sidecar's settings for reading the registry, or null when {@code registry-url} is not given: only
+     * {@link RegistrySettings#QUERIES} are read; the rest take their defaults.
      */
     public static RegistryConfig forQueries(Settings s) {
         String url = url(s);
         if (url == null) {
             return null;
         }
-        String user = s.string("registry-user", DEFAULT_USER);
-        String password = s.secret("registry-password");
+        String user = RegistrySettings.USER.read(s);
+        String password = RegistrySettings.PASSWORD.read(s);
         return new RegistryConfig(url, user, password, DEFAULT_POOL, DEFAULT_BUFFER, DEFAULT_BATCH, DEFAULT_FLUSH,
-                DEFAULT_RETENTION, connectTimeout(s));
+                DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s));
     }
 
     private static String url(Settings s) {
-        if (!s.isSet("registry-url")) {
+        if (!RegistrySettings.URL.isSet(s)) {
             return null;
         }
-        String url = s.string("registry-url", null);
+        String url = RegistrySettings.URL.read(s);
+        String name = RegistrySettings.URL.name();
         if (!url.startsWith(URL_PREFIX)) {
-            throw s.bad("registry-url", redact(url), "a PostgreSQL JDBC URL, " + URL_PREFIX + "//host:port/database");
+            throw s.bad(name, redact(url), "a PostgreSQL JDBC URL, " + URL_PREFIX + "//host:port/database");
         }
-        s.show("registry-url", redact(url));
+        s.show(name, redact(url));
         return url;
-    }
-
-    private static Duration connectTimeout(Settings s) {
-        return s.duration("registry-connect-timeout", DEFAULT_CONNECT_TIMEOUT, Duration.ofMillis(250),
-                Duration.ofSeconds(60));
     }
 
     /** The URL with any {@code password=} parameter's value hidden, for messages and logs. */

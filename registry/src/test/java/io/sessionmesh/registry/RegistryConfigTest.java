@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,6 +42,16 @@ class RegistryConfigTest {
         assertFalse(c.describe().contains("hunter2"), c.describe());
         assertFalse(c.toString().contains("hunter2"), c.toString());
         assertFalse(s.describe().contains("hunter2"), s.describe());
+    }
+
+    @Test
+    void forWriterAndForQueries_readWhatTheirListsDeclare() {
+        Settings writer = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm"));
+        RegistryConfig.forWriter(writer);
+        assertEquals(new TreeSet<>(RegistrySettings.WRITER.names()), new TreeSet<>(writer.effective().keySet()));
+        Settings queries = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm"));
+        RegistryConfig.forQueries(queries);
+        assertEquals(new TreeSet<>(RegistrySettings.QUERIES.names()), new TreeSet<>(queries.effective().keySet()));
     }
 
     @Test

@@ -175,7 +175,7 @@ public final class Settings {
     }
 
     public int integer(String name, int fallback, int min, int max) {
-        accepted.put(name, min + ".." + (max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
+        accepted.put(name, Setting.integerRange(min, max));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, String.valueOf(fallback));
@@ -215,7 +215,7 @@ public final class Settings {
     }
 
     public Duration duration(String name, Duration fallback, Duration min, Duration max) {
-        accepted.put(name, Units.formatDuration(min) + ".." + Units.formatDuration(max));
+        accepted.put(name, Setting.durationRange(min, max));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, Units.formatDuration(fallback));
@@ -234,7 +234,7 @@ public final class Settings {
 
     /** A size in bytes, with units ({@code 64k}, {@code 16m}). */
     public long size(String name, long fallback, long min, long max) {
-        accepted.put(name, Units.formatSize(min) + ".." + (max == Long.MAX_VALUE ? "" : Units.formatSize(max)));
+        accepted.put(name, Setting.sizeRange(min, max));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, Units.formatSize(fallback));
@@ -290,7 +290,7 @@ public final class Settings {
 
     /** A comma-separated list of whole numbers, each in {@code min..max}. */
     public List<Integer> integers(String name, List<Integer> fallback, int min, int max) {
-        accepted.put(name, "a list of " + min + ".." + (max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
+        accepted.put(name, "a list of " + Setting.integerRange(min, max));
         String v = raw(name);
         if (v == null) {
             return record(name, fallback, join(fallback));
@@ -411,14 +411,19 @@ public final class Settings {
      * (a range, "1.." when it has no upper bound, or the choices), in the order they were read.
      */
     public String usage() {
-        int width = effective.keySet().stream().mapToInt(String::length).max().orElse(0) + 2;
+        return usage(effective, accepted);
+    }
+
+    /** Lines of {@code "  name  value  accepts"}, aligned, in the order of {@code values}; no accepts: nothing after it. */
+    static String usage(Map<String, String> values, Map<String, String> accepts) {
+        int width = values.keySet().stream().mapToInt(String::length).max().orElse(0) + 2;
         // a long value (a note in place of one) does not push every range to the right: past USAGE_VALUE_WIDTH it is
         // followed by two spaces instead
-        int valueWidth = Math.min(USAGE_VALUE_WIDTH, effective.values().stream().mapToInt(String::length).max().orElse(0)) + 2;
+        int valueWidth = Math.min(USAGE_VALUE_WIDTH, values.values().stream().mapToInt(String::length).max().orElse(0)) + 2;
         StringBuilder b = new StringBuilder();
-        effective.forEach((k, v) -> {
+        values.forEach((k, v) -> {
             b.append("  ").append(k).append(" ".repeat(width - k.length())).append(v);
-            String range = accepted.get(k);
+            String range = accepts.get(k);
             if (range != null) {
                 b.append(" ".repeat(Math.max(2, valueWidth - v.length()))).append(range);
             }

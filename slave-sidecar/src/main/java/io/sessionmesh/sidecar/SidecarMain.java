@@ -1,8 +1,10 @@
 package io.sessionmesh.sidecar;
 
 import io.sessionmesh.settings.ReadyFile;
+import io.sessionmesh.settings.SettingList;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.sidecar.config.SidecarConfig;
+import io.sessionmesh.sidecar.config.SidecarSettings;
 
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -26,19 +28,28 @@ public final class SidecarMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        run("sessionmesh-sidecar", SidecarSettings.ALL, args);
+    }
+
+    /**
+     * Runs a sidecar as {@code program} ({@code program.jar}), whose {@code --help} lists {@code settings}: the
+     * sidecar's, or local mode's, which has other defaults.
+     */
+    public static void run(String program, SettingList settings, String[] args) throws InterruptedException {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
         }
-        String usage = "usage: java -jar sessionmesh-sidecar.jar [--config file] [--name value]...\n"
-                + "settings (default, then what each accepts):\n" + SidecarConfig.of(Map.of()).usage();
-        SidecarConfig config = Settings.read("sessionmesh-sidecar", args, usage, SidecarConfig::new);
+        String usage = "usage: java -jar " + program + ".jar [--config file] [--name value]...\n"
+                + "settings (default, then what each accepts; docs/configuration.md says what each means):\n"
+                + settings.usage();
+        SidecarConfig config = Settings.read(program, args, usage, SidecarConfig::new);
         System.out.println("SessionMesh sidecar, effective configuration:");
         System.out.print(config.describe());
         SidecarServer server;
         try {
             server = SidecarServer.start(config);
         } catch (IllegalStateException e) {
-            System.err.println("sessionmesh-sidecar: " + e.getMessage());
+            System.err.println(program + ": " + e.getMessage());
             System.exit(2);
             return;
         }

@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * {@code sessionmesh.http-session.*}: where HttpSession attributes live, and Spring Session's flush and save modes.
  * The idle timeout of new sessions is Spring Boot's {@code spring.session.timeout} (else
- * {@code server.servlet.session.timeout}, else 30 minutes), as for every Spring Session store.
+ * {@code server.servlet.session.timeout}, else 30 minutes), as for every Spring Session store. Each field's Javadoc is
+ * its description in the configuration metadata (defaults the processor cannot see are in
+ * additional-spring-configuration-metadata.json), from which docs/configuration.md lists them all.
  */
 @ConfigurationProperties(prefix = "sessionmesh.http-session")
 public class SessionMeshHttpSessionProperties {

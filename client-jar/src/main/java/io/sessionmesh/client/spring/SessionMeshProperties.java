@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code sessionmesh.*} properties of the Spring Boot integration.
+ * {@code sessionmesh.*} properties of the Spring Boot integration. Each field's Javadoc is its description in the
+ * configuration metadata, from which docs/configuration.md lists them all.
  *
  * <pre>
  * sessionmesh.sidecar-uri=http://127.0.0.1:7500
@@ -159,15 +160,8 @@ public class SessionMeshProperties {
     /**
      * {@code sessionmesh.principal.*}. The default {@link SessionPrincipalResolver} asks, in order: Spring Security's
      * authenticated, non-anonymous user (with spring-security-core on the class path), the servlet container's
-     * {@code getUserPrincipal()}, then the request header named here.
-     *
-     * <table>
-     * <caption>properties</caption>
-     * <tr><th>property</th><th>default</th><th>meaning</th></tr>
-     * <tr><td>{@code sessionmesh.principal.header}</td><td>unset</td><td>a request header carrying the user's name,
-     * set by a gateway that authenticated the user (and strips it from clients' requests); unset: no header is
-     * read</td></tr>
-     * </table>
+     * {@code getUserPrincipal()}, then the request header named here. The properties are listed in
+     * docs/configuration.md, generated from this module's configuration metadata.
      */
     public static class Principal {
         /**

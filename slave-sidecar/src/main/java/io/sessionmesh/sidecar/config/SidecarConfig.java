@@ -1,7 +1,6 @@
 package io.sessionmesh.sidecar.config;
 
 import io.sessionmesh.registry.RegistryConfig;
-import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.settings.Units;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
@@ -17,89 +16,53 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_BIND;
+import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_PORT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN;
+import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN_FILE;
+import static io.sessionmesh.sidecar.config.SidecarSettings.BIND;
+import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_BUDGET;
+import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_TIMEOUT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.CACHE_MAX_BYTES;
+import static io.sessionmesh.sidecar.config.SidecarSettings.CACHE_TTL;
+import static io.sessionmesh.sidecar.config.SidecarSettings.HEAD_TIMEOUT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.HEARTBEAT_INTERVAL;
+import static io.sessionmesh.sidecar.config.SidecarSettings.HTTP_IDLE_TIMEOUT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.IO_THREADS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.IO_TRANSPORT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.LEASE_MARGIN;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTERS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_CONNECTIONS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_CONNECT_TIMEOUT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_IO_THREADS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_MAX_IN_FLIGHT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_MAX_QUEUED;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_ON_REST_LOOPS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TIMEOUT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TLS_CERT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TLS_KEY;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TLS_TRUST;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_BODY;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_HTTP_CONNECTIONS;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_OUTBOUND;
+import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_PIPELINED;
+import static io.sessionmesh.sidecar.config.SidecarSettings.PORT;
+import static io.sessionmesh.sidecar.config.SidecarSettings.READY_FILE;
+import static io.sessionmesh.sidecar.config.SidecarSettings.READ_AHEAD;
+import static io.sessionmesh.sidecar.config.SidecarSettings.RECONNECT_MAX;
+import static io.sessionmesh.sidecar.config.SidecarSettings.RECONNECT_MIN;
+import static io.sessionmesh.sidecar.config.SidecarSettings.SCHEMA_CACHE;
+import static io.sessionmesh.sidecar.config.SidecarSettings.STALE_READ_WINDOW;
+import static io.sessionmesh.sidecar.config.SidecarSettings.TOUCH_INTERVAL;
+import static io.sessionmesh.sidecar.config.SidecarSettings.UNIX_SOCKET;
+import static io.sessionmesh.sidecar.config.SidecarSettings.VNODES;
+
 /**
  * Everything a sidecar is started with, read once from a properties file and flags ({@link Settings}),
  * validated and printed ({@link #describe()}). Sizes and durations take units.
  *
- * <table>
- *   <caption>Settings (flag or file key) and defaults</caption>
- *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>masters</td><td>127.0.0.1:7400</td><td>comma-separated host:port of every master, or of every master
- *       group with its replicas joined by {@code |} ({@code a1:7400|a2:7400|a3:7400,b1:7400|...}: the sidecar follows
- *       each group's leader); or
- *       {@value #EMBEDDED_MASTER}: local development mode, a master inside this process on a free loopback port
- *       (its defaults; sessions live as long as the process)</td></tr>
- *   <tr><td>bind, port</td><td>127.0.0.1, {@value #DEFAULT_PORT}</td><td>the REST API (0: any free port)</td></tr>
- *   <tr><td>unix-socket</td><td>none</td><td>a path: the REST API also listens on this Unix domain socket (file mode
- *       0660: only this user and its group may connect), which services on the host reach as
- *       {@code sessionmesh.sidecar-uri=unix:<path>}: no TCP stack on either side, about a fifth less CPU per call
- *       (benchmarks/RESULTS.md 12). A file left there by an earlier run is replaced; the file is removed on stop</td></tr>
- *   <tr><td>admin-bind, admin-port</td><td>127.0.0.1, {@value #DEFAULT_ADMIN_PORT}</td><td>the admin endpoint</td></tr>
- *   <tr><td>registry-url, registry-user, registry-password, registry-connect-timeout</td><td>none</td><td>the
- *       PostgreSQL active-session registry the masters write ({@link RegistryConfig}); the admin endpoint's counts and
- *       lists read it (read-only, a pool of 2). Without it those calls answer 503; logging a principal out everywhere
- *       and looking a session up on its master work either way</td></tr>
- *   <tr><td>admin-token-file</td><td>none</td><td>a file whose first line is the admin token; then admin calls need
- *   {@code Authorization: Bearer <token>}. Or the environment variable {@value #ADMIN_TOKEN_ENV}, or
- *   {@code admin-token} in a {@code --config} file; never a flag. Required when admin-bind is not loopback.</td></tr>
- *   <tr><td>io-threads</td><td>cores / 2, at least 1 ({@link #defaultIoThreads})</td><td>Netty threads of the REST API
- *       (the admin endpoint has one of its own)</td></tr>
- *   <tr><td>io-transport</td><td>auto</td><td>the sockets' event loops: {@code epoll} (Linux's, through Netty's
- *       native library: less CPU a request), {@code nio} (the JDK's selector, anywhere), or {@code auto}: epoll where
- *       its library loads, else nio ({@link IoTransport})</td></tr>
- *   <tr><td>master-io-threads</td><td>cores / 4, at least 1</td><td>Netty threads of the master connections, apart
- *       from the REST API's: a busy REST loop (a large JSON body) does not delay invalidation confirmations and lease
- *       renewals</td></tr>
- *   <tr><td>max-body</td><td>32m</td><td>one request body; larger is 413</td></tr>
- *   <tr><td>max-http-connections</td><td>{@value #DEFAULT_MAX_HTTP_CONNECTIONS}</td><td>open REST connections; more are closed</td></tr>
- *   <tr><td>max-pipelined</td><td>{@value #DEFAULT_MAX_PIPELINED}</td><td>requests of one HTTP connection waiting for their answers</td></tr>
- *   <tr><td>body-budget</td><td>256m (at least max-body)</td><td>request bodies held at once, over every REST
- *       connection (reserved as a body arrives, given back once its answer is written); a body that does not fit is
- *       answered 503 with Retry-After, and skipped</td></tr>
- *   <tr><td>max-outbound</td><td>64m</td><td>answers queued for one REST connection whose client does not read them
- *       (it is not read either meanwhile); past it the connection is closed</td></tr>
- *   <tr><td>http-idle-timeout</td><td>5m</td><td>a keep-alive connection unused this long is closed</td></tr>
- *   <tr><td>head-timeout</td><td>10s</td><td>the longest a request's head (request line and headers) may take to arrive
- *       once its first byte has; later, the request is answered 408 and the connection closes</td></tr>
- *   <tr><td>body-timeout</td><td>30s</td><td>the longest a request body may take to arrive once its head is read (its
- *       budget is reserved meanwhile); later, the request is answered 408 and the connection closes</td></tr>
- *   <tr><td>cache-max-bytes</td><td>256m</td><td>the section cache's bound, by bytes</td></tr>
- *   <tr><td>cache-ttl</td><td>5m</td><td>the longest a session stays cached after its master last answered for it (its own idle timeout is shorter or equal)</td></tr>
- *   <tr><td>touch-interval</td><td>5s</td><td>how often reads served from the cache extend sessions' idle time on their master</td></tr>
- *   <tr><td>master-connections</td><td>{@value #DEFAULT_MASTER_CONNECTIONS}</td><td>connections to each master when
- *       master-on-rest-loops is false</td></tr>
- *   <tr><td>master-on-rest-loops</td><td>true</td><td>each REST loop has a data connection of its own to each master, on
- *       that loop: a miss or a write is sent and answered on the thread that read the request, with no hand-off
- *       between threads (two fewer wake-ups a call); the control connection (invalidations, their confirmations,
- *       lease renewals) stays on the master-io-threads. False: master-connections connections on the
- *       master-io-threads</td></tr>
- *   <tr><td>master-connect-timeout, master-timeout</td><td>1s, 5s</td><td>connecting; one request (a write may wait up
- *       to the master's lease, 2 s by default, for a cache that does not confirm an invalidation: keep it above)</td></tr>
- *   <tr><td>master-max-in-flight</td><td>{@value #DEFAULT_MASTER_MAX_IN_FLIGHT}</td><td>requests sent on one master
- *       connection and waiting for their answers: no more than the master's {@code max-in-flight}, which refuses
- *       the rest</td></tr>
- *   <tr><td>master-max-queued</td><td>{@value #DEFAULT_MASTER_MAX_QUEUED}</td><td>requests of one master connection
- *       waiting for an in-flight slot (their {@code master-timeout} runs); more are 503 at once</td></tr>
- *   <tr><td>master-tls-cert, master-tls-key, master-tls-trust</td><td>none (plain TCP)</td><td>mutual TLS to the
- *       masters (all three or none, PEM files): this sidecar's certificate chain and PKCS#8 key, and the authorities that
- *       sign the masters' certificates, which must name the addresses in {@code masters} (PROTOCOL.md 3.10)</td></tr>
- *   <tr><td>reconnect-min, reconnect-max</td><td>100ms, 5s</td><td>backoff between reconnect attempts (doubling)</td></tr>
- *   <tr><td>heartbeat-interval</td><td>1s</td><td>a PING on every master connection, to find a dead one (the control
- *       connection pings more often when the lease needs it: a quarter of the lease less its margin)</td></tr>
- *   <tr><td>lease-margin</td><td>200ms</td><td>how much sooner than the master this sidecar counts its lease as
- *       over, for the two clocks' drift</td></tr>
- *   <tr><td>stale-read-window</td><td>0 (off)</td><td>with no master reachable, serve cached sections, marked
- *       {@code X-SessionMesh-Stale: true}, for this long after the lease ran out</td></tr>
- *   <tr><td>read-ahead</td><td>{@value #DEFAULT_READ_AHEAD}</td><td>on a miss, also fetch up to this many other
- *       section names that reads through this sidecar have asked for (of any session) and the session's entry does
- *       not hold: a session's first read here then brings the sections its next reads here will want (the master
- *       counts this sidecar as their holder, so writes of them elsewhere push it an invalidation); 0: off; at most
- *       {@value #MAX_READ_AHEAD}</td></tr>
- *   <tr><td>vnodes</td><td>{@value #DEFAULT_VNODES}</td><td>virtual nodes per master on the hash ring</td></tr>
- *   <tr><td>ready-file</td><td>none</td><td>once listening, write {@code pid}, {@code api}, {@code admin} (and
- *       {@code embedded-master}) as {@code host:port} there ({@link ReadyFile})</td></tr>
- *   <tr><td>schema-cache</td><td>{@value #DEFAULT_SCHEMA_CACHE}</td><td>one-nio schemas kept in memory</td></tr>
- * </table>
+ * <p>Every setting, its default, range and meaning is declared once in {@link SidecarSettings}, and read here through
+ * those declarations; the reference, docs/configuration.md, is generated from them.
  */
 public final class SidecarConfig {
     /** The {@code masters} value that starts a master inside the sidecar's process (local development mode). */
@@ -191,8 +154,6 @@ public final class SidecarConfig {
     private final int schemaCache;
     private final Path readyFile;
     private final String description;
-    /** The settings with what each accepts, for {@code --help}. */
-    private final String usage;
 
     /** Reads a sidecar's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public SidecarConfig(Settings c) {
@@ -201,67 +162,66 @@ public final class SidecarConfig {
 
     /** {@link #SidecarConfig(Settings)} with this environment (where {@value #ADMIN_TOKEN_ENV} is looked up). */
     SidecarConfig(Settings c, Map<String, String> environment) {
-        embeddedMaster = EMBEDDED_MASTER.equals(c.string("masters", DEFAULT_MASTERS));
-        masters = embeddedMaster ? List.of() : c.hostPortGroups("masters", DEFAULT_MASTERS);
+        String mastersGiven = MASTERS.read(c);
+        embeddedMaster = EMBEDDED_MASTER.equals(mastersGiven);
+        masters = embeddedMaster ? List.of() : c.hostPortGroups(MASTERS.name(), mastersGiven);
         if (embeddedMaster) {
-            c.show("masters", EMBEDDED_MASTER + " (a master in this process: local development mode)");
+            c.show(MASTERS.name(), EMBEDDED_MASTER + " (a master in this process: local development mode)");
         }
-        bind = c.string("bind", "127.0.0.1");
-        port = c.port("port", DEFAULT_PORT);
+        bind = BIND.read(c);
+        port = PORT.read(c);
         unixSocket = unixSocket(c);
-        adminBind = c.string("admin-bind", "127.0.0.1");
-        adminPort = c.port("admin-port", DEFAULT_ADMIN_PORT);
+        adminBind = ADMIN_BIND.read(c);
+        adminPort = ADMIN_PORT.read(c);
         adminToken = adminToken(c, environment);
         registry = RegistryConfig.forQueries(c);
         if (adminToken == null && !isLoopback(adminBind)) {
-            throw new IllegalArgumentException(c.origin("admin-bind") + " = " + adminBind + " is not a loopback address: the "
+            throw new IllegalArgumentException(c.origin(ADMIN_BIND.name()) + " = " + adminBind + " is not a loopback address: the "
                     + "admin endpoint would be open to the network; set an admin token (--admin-token-file <file>, or the "
                     + "environment variable " + ADMIN_TOKEN_ENV + ") or bind it to 127.0.0.1");
         }
-        ioThreads = c.integer("io-threads", defaultIoThreads(Runtime.getRuntime().availableProcessors()), 1, 256);
-        String transport = c.choice("io-transport", "auto", IoTransport.SETTING_VALUES);
+        ioThreads = IO_THREADS.read(c);
+        String transport = IO_TRANSPORT.read(c);
         ioTransport = IoTransport.choose(transport);
-        c.show("io-transport", IoTransport.describe(transport, ioTransport));
-        masterIoThreads = c.integer("master-io-threads", Math.max(1, Runtime.getRuntime().availableProcessors() / 4), 1, 64);
-        maxBodyBytes = (int) c.size("max-body", 32 << 20, 1024, TransportLimits.MAX_MESSAGE_BYTES_CEILING);
-        maxHttpConnections = c.integer("max-http-connections", DEFAULT_MAX_HTTP_CONNECTIONS, 1, 1_000_000);
-        maxPipelined = c.integer("max-pipelined", DEFAULT_MAX_PIPELINED, 1, 100_000);
-        bodyBudgetBytes = c.size("body-budget", DEFAULT_BODY_BUDGET_BYTES, 1024, 1L << 40);
+        c.show(IO_TRANSPORT.name(), IoTransport.describe(transport, ioTransport));
+        masterIoThreads = MASTER_IO_THREADS.read(c);
+        maxBodyBytes = MAX_BODY.read(c).intValue();
+        maxHttpConnections = MAX_HTTP_CONNECTIONS.read(c);
+        maxPipelined = MAX_PIPELINED.read(c);
+        bodyBudgetBytes = BODY_BUDGET.read(c);
         if (bodyBudgetBytes < maxBodyBytes) {
-            throw new IllegalArgumentException(c.origin("body-budget") + " = " + Units.formatSize(bodyBudgetBytes)
+            throw new IllegalArgumentException(c.origin(BODY_BUDGET.name()) + " = " + Units.formatSize(bodyBudgetBytes)
                     + " is below max-body " + Units.formatSize(maxBodyBytes) + ": a body of max-body could never be read; "
                     + "raise body-budget or lower max-body");
         }
-        maxOutboundBytes = c.size("max-outbound", DEFAULT_MAX_OUTBOUND_BYTES, 64 << 10, 1L << 40);
-        httpIdleTimeout = c.duration("http-idle-timeout", Duration.ofMinutes(5), Duration.ofMillis(100), Duration.ofDays(1));
-        headTimeout = c.duration("head-timeout", DEFAULT_HEAD_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(1));
-        bodyTimeout = c.duration("body-timeout", DEFAULT_BODY_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(1));
-        cacheMaxBytes = c.size("cache-max-bytes", 256L << 20, 0, 1L << 40);
-        cacheTtl = c.duration("cache-ttl", Duration.ofMinutes(5), Duration.ofMillis(1), Duration.ofDays(1));
-        touchInterval = c.duration("touch-interval", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofHours(1));
-        masterConnections = c.integer("master-connections", DEFAULT_MASTER_CONNECTIONS, 1, 64);
-        masterOnRestLoops = c.bool("master-on-rest-loops", true);
-        masterConnectTimeout = c.duration("master-connect-timeout", Duration.ofSeconds(1), Duration.ofMillis(10),
-                Duration.ofMinutes(1));
-        masterTimeout = c.duration("master-timeout", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(10));
-        masterMaxInFlight = c.integer("master-max-in-flight", DEFAULT_MASTER_MAX_IN_FLIGHT, 1, 1 << 20);
-        masterTls = TlsFiles.ofOptional("master-tls-cert, master-tls-key, master-tls-trust", c.path("master-tls-cert", null),
-                c.path("master-tls-key", null), c.path("master-tls-trust", null));
-        masterMaxQueued = c.integer("master-max-queued", DEFAULT_MASTER_MAX_QUEUED, 0, 1 << 20);
-        reconnectMin = c.duration("reconnect-min", Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(1));
-        reconnectMax = c.duration("reconnect-max", Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMinutes(10));
-        heartbeatInterval = c.duration("heartbeat-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10));
-        leaseMargin = c.duration("lease-margin", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofSeconds(10));
-        staleReadWindow = c.duration("stale-read-window", Duration.ZERO, Duration.ZERO, Duration.ofHours(1));
+        maxOutboundBytes = MAX_OUTBOUND.read(c);
+        httpIdleTimeout = HTTP_IDLE_TIMEOUT.read(c);
+        headTimeout = HEAD_TIMEOUT.read(c);
+        bodyTimeout = BODY_TIMEOUT.read(c);
+        cacheMaxBytes = CACHE_MAX_BYTES.read(c);
+        cacheTtl = CACHE_TTL.read(c);
+        touchInterval = TOUCH_INTERVAL.read(c);
+        masterConnections = MASTER_CONNECTIONS.read(c);
+        masterOnRestLoops = MASTER_ON_REST_LOOPS.read(c);
+        masterConnectTimeout = MASTER_CONNECT_TIMEOUT.read(c);
+        masterTimeout = MASTER_TIMEOUT.read(c);
+        masterMaxInFlight = MASTER_MAX_IN_FLIGHT.read(c);
+        masterTls = TlsFiles.ofOptional("master-tls-cert, master-tls-key, master-tls-trust", MASTER_TLS_CERT.read(c),
+                MASTER_TLS_KEY.read(c), MASTER_TLS_TRUST.read(c));
+        masterMaxQueued = MASTER_MAX_QUEUED.read(c);
+        reconnectMin = RECONNECT_MIN.read(c);
+        reconnectMax = RECONNECT_MAX.read(c);
+        heartbeatInterval = HEARTBEAT_INTERVAL.read(c);
+        leaseMargin = LEASE_MARGIN.read(c);
+        staleReadWindow = STALE_READ_WINDOW.read(c);
         if (staleReadWindow.isZero()) {
-            c.show("stale-read-window", "0 (off)");
+            c.show(STALE_READ_WINDOW.name(), STALE_READ_WINDOW.shownDefault());
         }
-        readAhead = c.integer("read-ahead", DEFAULT_READ_AHEAD, 0, MAX_READ_AHEAD);
-        vnodes = c.integer("vnodes", DEFAULT_VNODES, 1, Placement.MAX_VNODES);
-        schemaCache = c.integer("schema-cache", DEFAULT_SCHEMA_CACHE, 1, 10_000_000);
-        readyFile = c.path(ReadyFile.SETTING, null);
+        readAhead = READ_AHEAD.read(c);
+        vnodes = VNODES.read(c);
+        schemaCache = SCHEMA_CACHE.read(c);
+        readyFile = READY_FILE.read(c);
         description = c.describe();
-        usage = c.usage();
         if (reconnectMin.compareTo(reconnectMax) > 0) {
             throw new IllegalArgumentException("reconnect-min " + Units.formatDuration(reconnectMin) + " is above reconnect-max "
                     + Units.formatDuration(reconnectMax));
@@ -274,24 +234,25 @@ public final class SidecarConfig {
      * command-line flag, which every user of the host sees in {@code ps}. Null when none is set.
      */
     private static String adminToken(Settings c, Map<String, String> environment) {
-        String inline = c.secret("admin-token");
-        if (inline != null && c.origin("admin-token").startsWith("flag ")) {
+        String inline = ADMIN_TOKEN.read(c);
+        if (inline != null && c.origin(ADMIN_TOKEN.name()).startsWith("flag ")) {
             throw new IllegalArgumentException("flag --admin-token: a token on the command line is visible to every user "
                     + "of the host (ps); put it in a file (--admin-token-file <file>) or the environment variable "
                     + ADMIN_TOKEN_ENV);
         }
-        String file = c.string("admin-token-file", null);
+        Path tokenFile = ADMIN_TOKEN_FILE.read(c);
+        String file = tokenFile == null ? null : tokenFile.toString();
         String env = environment.get(ADMIN_TOKEN_ENV);
         String token = env != null && !env.isBlank() ? env.strip() : null;
         if (token == null && file != null) {
             try {
-                List<String> lines = java.nio.file.Files.readAllLines(Path.of(file), java.nio.charset.StandardCharsets.UTF_8);
+                List<String> lines = java.nio.file.Files.readAllLines(tokenFile, java.nio.charset.StandardCharsets.UTF_8);
                 token = lines.isEmpty() ? "" : lines.get(0).strip();
             } catch (java.io.IOException | RuntimeException e) {
-                throw c.bad("admin-token-file", file, "a readable file whose first line is the admin token (" + e + ")");
+                throw c.bad(ADMIN_TOKEN_FILE.name(), file, "a readable file whose first line is the admin token (" + e + ")");
             }
             if (token.isEmpty()) {
-                throw c.bad("admin-token-file", file, "a file whose first line is the admin token, not an empty one");
+                throw c.bad(ADMIN_TOKEN_FILE.name(), file, "a file whose first line is the admin token, not an empty one");
             }
         }
         if (token == null) {
@@ -301,7 +262,7 @@ public final class SidecarConfig {
             throw new IllegalArgumentException("the admin token is " + token.length() + " characters: at least "
                     + MIN_ADMIN_TOKEN_CHARS + " (openssl rand -hex 16 makes one)");
         }
-        c.show("admin-token", token == null ? "(none: admin calls are open; the admin endpoint is on loopback)"
+        c.show(ADMIN_TOKEN.name(), token == null ? "(none: admin calls are open; the admin endpoint is on loopback)"
                 : "(set" + (env != null && !env.isBlank() ? ", from " + ADMIN_TOKEN_ENV : file != null ? ", from " + file : "") + ")");
         return token;
     }
@@ -357,21 +318,22 @@ public final class SidecarConfig {
     }
 
     private static Path unixSocket(Settings c) {
-        String v = c.string("unix-socket", null);
-        if (v == null || v.isBlank()) {
+        Path given = UNIX_SOCKET.read(c);
+        String v = given == null ? "" : given.toString();
+        if (v.isBlank()) {
             return null;
         }
-        Path p = Path.of(v).toAbsolutePath().normalize();
+        Path p = given.toAbsolutePath().normalize();
         if (p.getParent() == null || !Files.isDirectory(p.getParent())) {
-            throw new IllegalArgumentException(c.origin("unix-socket") + " = " + v + ": the directory " + p.getParent()
+            throw new IllegalArgumentException(c.origin(UNIX_SOCKET.name()) + " = " + v + ": the directory " + p.getParent()
                     + " does not exist");
         }
         if (Files.isDirectory(p) || Files.isRegularFile(p)) {
-            throw new IllegalArgumentException(c.origin("unix-socket") + " = " + v + " is an existing "
+            throw new IllegalArgumentException(c.origin(UNIX_SOCKET.name()) + " = " + v + " is an existing "
                     + (Files.isDirectory(p) ? "directory" : "file") + ", not a socket: refusing to replace it");
         }
         if (p.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_UNIX_SOCKET_PATH_BYTES) {
-            throw new IllegalArgumentException(c.origin("unix-socket") + " = " + v + " is longer than "
+            throw new IllegalArgumentException(c.origin(UNIX_SOCKET.name()) + " = " + v + " is longer than "
                     + MAX_UNIX_SOCKET_PATH_BYTES + " bytes, the most a Unix domain socket's path may be on Linux");
         }
         return p;
@@ -389,12 +351,12 @@ public final class SidecarConfig {
         return adminPort;
     }
 
-    /** The admin token, or null when admin calls need none. */
     /** The active-session registry the admin endpoint queries, or null (its registry calls answer 503). */
     public RegistryConfig registry() {
         return registry;
     }
 
+    /** The admin token, or null when admin calls need none. */
     public String adminToken() {
         return adminToken;
     }
@@ -556,10 +518,5 @@ public final class SidecarConfig {
     /** The effective configuration, one setting a line. The admin token is never printed. */
     public String describe() {
         return description;
-    }
-
-    /** For {@code --help}: each setting with its value (the default, for a configuration of no settings) and what it accepts. */
-    public String usage() {
-        return usage;
     }
 }

@@ -38,6 +38,13 @@ public enum IoTransport {
 
     /** The values the {@code io-transport} setting takes. */
     public static final List<String> SETTING_VALUES = List.of("auto", "epoll", "nio");
+    /**
+     * What the {@code io-transport} setting means, for the master's and the sidecar's declarations of it (this module
+     * reads no settings).
+     */
+    public static final String SETTING_MEANING = "The sockets' event loops: `epoll` (Linux's, through Netty's native "
+            + "library: less CPU a request), `nio` (the JDK's selector, anywhere), or `auto`: epoll where its library "
+            + "loads (Linux x86_64), else nio. The configuration printed at start names the choice and, on a fallback, why.";
 
     /**
      * The transport a setting asks for.
