@@ -60,7 +60,7 @@ class SessionMeshSessionRepositoryIT {
                 "--admin-port", "0"));
         sidecar.awaitHealthy();
         client = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build();
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build();
     }
 
     @AfterAll
@@ -369,7 +369,7 @@ class SessionMeshSessionRepositoryIT {
     /** The session's principal on the master, read by a client that never knew it (no cached principal). */
     static String principalOnTheMaster(String id) {
         try (SessionMeshClient fresh = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             return fresh.openSession(id).principal().orElse(null);
         }
     }
@@ -389,7 +389,7 @@ class SessionMeshSessionRepositoryIT {
 
         // another process clears it (this JVM still knows "bob"); the same user logs in again: the master is told
         try (SessionMeshClient other = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             other.openSession(renamed).clearPrincipal();
         }
         SessionMeshHttpSession relogin = repository.findById(renamed);

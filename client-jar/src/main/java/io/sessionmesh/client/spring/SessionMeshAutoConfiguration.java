@@ -48,7 +48,7 @@ public class SessionMeshAutoConfiguration {
                 .requestTimeout(p.getRequestTimeout())
                 .poolSize(p.getPoolSize())
                 .saveMode(p.getSaveMode())
-                .classFilter(ClassFilter.allowing(p.getAllowedPackages().toArray(new String[0])))
+                .classFilter(ClassFilter.allowingPackages(p.getAllowedPackages().toArray(new String[0])))
                 .metrics(metrics.getIfAvailable(() -> ClientMetrics.NONE))
                 .build();
     }

@@ -38,7 +38,7 @@ class SessionMeshAutoConfigurationTest {
                 .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.,com.example.common.").run(ctx -> {
                     assertThat(ctx).hasSingleBean(SessionMeshClient.class).doesNotHaveBean(SessionSectionsInterceptor.class);
                     assertThat(ctx.getBean(SessionMeshClient.class).toString())
-                            .contains("com.example.bank.", "com.example.common.");
+                            .contains("com.example.bank", "com.example.common");
                 });
     }
 
