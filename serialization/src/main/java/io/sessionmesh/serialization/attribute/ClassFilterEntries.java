@@ -41,7 +41,7 @@ final class ClassFilterEntries {
         String name = entry.strip();
         if (name.isEmpty()) {
             throw InvalidClassFilterEntryException.advise(Kind.PACKAGE, entry, "is blank",
-                    "name a package, for instance com.example.bank, or remove the empty entry");
+                    "name a package, for instance com.example.bank, or remove the empty entry (a comma too many)");
         }
         if (name.indexOf('*') >= 0) {
             throw wildcard(Kind.PACKAGE, entry, name);
@@ -79,7 +79,7 @@ final class ClassFilterEntries {
         String name = entry.strip();
         if (name.isEmpty()) {
             throw InvalidClassFilterEntryException.advise(Kind.CLASS, entry, "is blank",
-                    "name a class, for instance java.net.URL, or remove the empty entry");
+                    "name a class, for instance java.net.URL, or remove the empty entry (a comma too many)");
         }
         if (name.indexOf('*') >= 0) {
             throw wildcard(Kind.CLASS, entry, name);
