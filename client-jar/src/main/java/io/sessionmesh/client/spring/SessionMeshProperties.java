@@ -34,13 +34,14 @@ public class SessionMeshProperties {
     /** Which attributes a save sends: those set only, or also those read and changed in place (the default). */
     private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
     /**
-     * Packages whose classes attribute values may be decoded as, each with the packages under it (com.example.bank),
-     * beside the JDK value types and collections; required (or allowed-classes), and checked at start-up.
+     * Packages whose classes attribute values may be decoded as, each with the packages under it
+     * ({@code com.example.bank}), beside the JDK value types and collections; required (or {@code allowed-classes}),
+     * and checked at start-up.
      */
     private List<String> allowedPackages = new ArrayList<>();
     /**
-     * Classes (binary names, such as java.net.URL), each with its nested classes, that attribute values may be decoded
-     * as besides the allowed packages; each must be on the class path.
+     * Classes (binary names, such as {@code java.net.URL}), each with its nested classes, that attribute values may be
+     * decoded as besides the allowed packages; each must be on the class path.
      */
     private List<String> allowedClasses = new ArrayList<>();
     /** The request header that carries the session id between services. */
