@@ -11,7 +11,6 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.session.SessionRepository;
 
 import java.lang.reflect.Constructor;
@@ -87,10 +86,12 @@ class SessionMeshHttpSessionAutoConfigurationTest {
                         + " a section name; write http");
     }
 
-    /** The analyzer Spring Boot finds for the client jar's exception: the one its spring.factories names. */
+    /**
+     * The client jar's analyzer of its exception (package-private there; SessionMeshPropertyChecksTest shows Spring
+     * Boot finding it through META-INF/spring.factories), without an environment.
+     */
     static FailureAnalyzer analyzer() throws ReflectiveOperationException {
         String name = "io.sessionmesh.client.spring.InvalidSessionMeshPropertyFailureAnalyzer";
-        assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, null)).contains(name);
         Constructor<?> constructor = Class.forName(name).getDeclaredConstructor(Environment.class);
         constructor.setAccessible(true);
         return (FailureAnalyzer) constructor.newInstance((Environment) null);

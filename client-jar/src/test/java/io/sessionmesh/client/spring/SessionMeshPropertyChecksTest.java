@@ -16,14 +16,12 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -171,12 +169,7 @@ class SessionMeshPropertyChecksTest {
         });
     }
 
-    @Test
-    void failureAnalyzer_isRegisteredWithSpringBoot() {
-        assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
-                .contains(InvalidSessionMeshPropertyFailureAnalyzer.class.getName());
-    }
-
+    /** The analyzer as Spring Boot finds it (META-INF/spring.factories) and makes it (with the environment). */
     @Test
     void springApplication_withABadValueInAFile_reportsTheFailureAnalysis_withTheLineOfTheValue(CapturedOutput output) {
         SpringApplication application = new SpringApplication(Application.class);

@@ -37,15 +37,7 @@ final class ClassFilterEntries {
      * without the dot.
      */
     static String packageName(String entry) {
-        Objects.requireNonNull(entry, "packageName");
-        String name = entry.strip();
-        if (name.isEmpty()) {
-            throw InvalidClassFilterEntryException.advise(Kind.PACKAGE, entry, "is blank",
-                    "name a package, for instance com.example.bank, or remove the empty entry (a comma too many)");
-        }
-        if (name.indexOf('*') >= 0) {
-            throw wildcard(Kind.PACKAGE, entry, name);
-        }
+        String name = trimmed(Kind.PACKAGE, entry, "a package, for instance com.example.bank");
         if (name.indexOf('/') >= 0) {
             throw InvalidClassFilterEntryException.write(Kind.PACKAGE, entry, "is written with slashes",
                     name.replace('/', '.'), Kind.PACKAGE, "a package name joins its parts with dots");
@@ -75,15 +67,7 @@ final class ClassFilterEntries {
      * trimmed.
      */
     static String className(String entry) {
-        Objects.requireNonNull(entry, "className");
-        String name = entry.strip();
-        if (name.isEmpty()) {
-            throw InvalidClassFilterEntryException.advise(Kind.CLASS, entry, "is blank",
-                    "name a class, for instance java.net.URL, or remove the empty entry (a comma too many)");
-        }
-        if (name.indexOf('*') >= 0) {
-            throw wildcard(Kind.CLASS, entry, name);
-        }
+        String name = trimmed(Kind.CLASS, entry, "a class, for instance java.net.URL");
         if (name.startsWith("[")) {
             String element = ClassFilter.elementName(name);
             if (element == null) {
@@ -121,6 +105,20 @@ final class ClassFilterEntries {
                         "is always denied (\"" + denied + "\" in ClassFilter.ALWAYS_DENIED)",
                         "remove it: the class is never decoded, whatever is allowed");
             }
+        }
+        return name;
+    }
+
+    /** The entry without the spaces around it; refused when blank or a wildcard. */
+    private static String trimmed(Kind kind, String entry, String example) {
+        Objects.requireNonNull(entry, kind == Kind.PACKAGE ? "packageName" : "className");
+        String name = entry.strip();
+        if (name.isEmpty()) {
+            throw InvalidClassFilterEntryException.advise(kind, entry, "is blank",
+                    "name " + example + ", or remove the empty entry (a comma too many)");
+        }
+        if (name.indexOf('*') >= 0) {
+            throw wildcard(kind, entry, name);
         }
         return name;
     }
