@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <pre>{@code
  * SessionMeshClient client = SessionMeshClient.builder()
  *         .sidecar(URI.create("http://127.0.0.1:7500"))
- *         .classFilter(ClassFilter.allowing("com.example.bank."))
+ *         .classFilter(ClassFilter.allowingPackages("com.example.bank"))
  *         .build();
  * Session session = client.getSession(id, "clientInfo", "defaultCurrency");   // one call for both
  * Client c = session.section("clientInfo").getAttribute("client", Client.class);
@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><td>requestTimeout</td><td>3 s (above the sidecar's 2 s master timeout, so its 504 arrives first)</td></tr>
  *   <tr><td>poolSize</td><td>{@value #DEFAULT_POOL_SIZE} keep-alive connections</td></tr>
  *   <tr><td>maxAnswerBytes</td><td>64 MiB</td></tr>
- *   <tr><td>classFilter</td><td>none: required, {@link ClassFilter#allowing} your packages</td></tr>
+ *   <tr><td>classFilter</td><td>none: required, {@link ClassFilter#allowingPackages} your packages</td></tr>
  *   <tr><td>maxDepth</td><td>{@value AttributeCodec#DEFAULT_MAX_DEPTH} levels of nested objects in one value</td></tr>
  *   <tr><td>maxObjects</td><td>{@value AttributeCodec#DEFAULT_MAX_OBJECTS} objects in one value</td></tr>
  *   <tr><td>saveMode</td><td>{@link SaveMode#ON_SET_OR_READ}</td></tr>
@@ -306,7 +306,8 @@ public final class SessionMeshClient implements AutoCloseable {
 
         /**
          * Which classes values may be decoded as: required, for instance
-         * {@code ClassFilter.allowing("com.example.bank.")}; see {@link ClassFilter}.
+         * {@code ClassFilter.allowingPackages("com.example.bank")}, with {@code .andClasses("java.net.URL")} for single
+         * classes; see {@link ClassFilter}.
          */
         public Builder classFilter(ClassFilter filter) {
             this.classFilter = Objects.requireNonNull(filter, "classFilter");
@@ -364,8 +365,9 @@ public final class SessionMeshClient implements AutoCloseable {
             }
             if (classFilter == null) {
                 throw new IllegalStateException("classFilter is required: name the packages session values may be"
-                        + " decoded as, for instance .classFilter(ClassFilter.allowing(\"com.example.bank.\"))"
-                        + " (JDK value types and collections are always allowed)");
+                        + " decoded as, for instance .classFilter(ClassFilter.allowingPackages(\"com.example.bank\"))"
+                        + " (a package includes those under it, and .andClasses(\"java.net.URL\") adds single classes;"
+                        + " JDK value types and collections are always allowed)");
             }
             if (maxDepth < 1) {
                 throw new IllegalArgumentException("maxDepth = " + maxDepth + ": expected at least 1");

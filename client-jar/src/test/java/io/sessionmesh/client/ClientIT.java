@@ -44,7 +44,7 @@ class ClientIT {
      * The classes these tests store live here (JDK types are always allowed); "secret." is allowed but absent from
      * this JVM, so that a value of it fails as an unknown class rather than a refused one.
      */
-    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowing("io.sessionmesh.client.", "secret.");
+    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowingPackages("io.sessionmesh.client", "secret");
     static ServerProcess master;
     static ServerProcess sidecar;
     static URI sidecarUri;
@@ -317,7 +317,7 @@ class ClientIT {
                 "public class Tool {",
                 "  public static void main(String[] a) throws Exception {",
                 "    try (SessionMeshClient c = SessionMeshClient.builder().sidecar(java.net.URI.create(a[1]))",
-                "        .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing(\"secret.\")).build()) {",
+                "        .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowingPackages(\"secret\")).build()) {",
                 "      Session s = c.getSession(a[2], \"s\");",
                 "      if (a[0].equals(\"write\")) {",
                 "        s.section(\"s\").setAttribute(\"secret\", new Secret(\"classified\", 42));",

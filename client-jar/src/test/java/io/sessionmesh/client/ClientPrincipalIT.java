@@ -43,7 +43,7 @@ class ClientPrincipalIT {
 
     static SessionMeshClient client(TransportForm form) {
         return SessionMeshClient.builder().sidecar(sidecarUri).transport(form)
-                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing("io.sessionmesh.client.")).build();
+                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowingPackages("io.sessionmesh.client")).build();
     }
 
     @ParameterizedTest

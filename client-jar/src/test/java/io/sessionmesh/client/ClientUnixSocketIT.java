@@ -44,8 +44,8 @@ class ClientUnixSocketIT {
             assertTrue(Files.exists(sock), "the socket file is made at start");
             assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(sock)));
             assertTrue(sidecar.output.stream().anyMatch(l -> l.contains("also on unix:" + sock)), String.join("\n", sidecar.output));
-            try (SessionMeshClient unix = SessionMeshClient.builder().sidecar(URI.create("unix:" + sock)).classFilter(ClassFilter.allowing("io.sessionmesh.client.")).build();
-                 SessionMeshClient tcp = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port())).classFilter(ClassFilter.allowing("io.sessionmesh.client.")).build()) {
+            try (SessionMeshClient unix = SessionMeshClient.builder().sidecar(URI.create("unix:" + sock)).classFilter(ClassFilter.allowingPackages("io.sessionmesh.client")).build();
+                 SessionMeshClient tcp = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port())).classFilter(ClassFilter.allowingPackages("io.sessionmesh.client")).build()) {
                 Session s = unix.createSession();
                 s.section("clientInfo").setAttribute("name", "Ivan");
                 s.save();

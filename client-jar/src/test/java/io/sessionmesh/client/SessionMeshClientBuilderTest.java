@@ -18,13 +18,13 @@ class SessionMeshClientBuilderTest {
     void build_withoutAClassFilter_isRefusedNamingWhatToSet() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> SessionMeshClient.builder().sidecar(NOWHERE).build().close());
-        assertTrue(e.getMessage().contains("classFilter") && e.getMessage().contains("ClassFilter.allowing("), e.getMessage());
+        assertTrue(e.getMessage().contains("classFilter") && e.getMessage().contains("ClassFilter.allowingPackages("), e.getMessage());
     }
 
     @Test
     void build_withAllowedPackages_buildsAndDecodesOnlyThose() {
         try (SessionMeshClient client = SessionMeshClient.builder().sidecar(NOWHERE)
-                .classFilter(ClassFilter.allowing("com.example.bank.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("com.example.bank")).build()) {
             assertTrue(client.codec().classFilter().isAllowed("com.example.bank.Client"));
             assertTrue(!client.codec().classFilter().isAllowed("com.example.other.Client"));
         }

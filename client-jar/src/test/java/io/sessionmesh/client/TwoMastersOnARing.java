@@ -39,7 +39,7 @@ final class TwoMastersOnARing implements AutoCloseable {
 
     SessionMeshClient client(TransportForm form) {
         return SessionMeshClient.builder().sidecar(sidecarUri).transport(form)
-                .classFilter(ClassFilter.allowing("io.sessionmesh.client.")).build();
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.client")).build();
     }
 
     @Override

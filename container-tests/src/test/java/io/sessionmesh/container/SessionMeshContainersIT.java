@@ -85,7 +85,7 @@ class SessionMeshContainersIT {
     static SessionMeshClient client(GenericContainer<?> sidecar) {
         return SessionMeshClient.builder()
                 .sidecar(URI.create("http://" + sidecar.getHost() + ":" + sidecar.getMappedPort(7500)))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.container."))
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.container"))
                 .build();
     }
 

@@ -126,7 +126,7 @@ class DepositFlowIT {
         assertEquals("Annie", http.exchange("/profile", HttpMethod.GET, new HttpEntity<>(session(id)), Map.class)
                 .getBody().get("nickname"));
         try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.example.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.example")).build()) {
             assertEquals("Annie", direct.getSession(id, "preferences").section("preferences").getAttribute("nickname"));
         }
         assertEquals(200, http.exchange("/deposits/offer", HttpMethod.GET, new HttpEntity<>(session(id)), String.class)
@@ -158,7 +158,7 @@ class DepositFlowIT {
                 && sessionCookie.contains("; SameSite=Lax") && sessionCookie.contains("; Path=/"), sessionCookie);
 
         try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.example.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.example")).build()) {
             Session seeded = direct.getSession(id, SessionSeed.SECTION_NAMES.toArray(String[]::new));
             for (String name : SessionSeed.SECTION_NAMES) {
                 assertEquals(SessionSeed.ATTRIBUTES_PER_SECTION, seeded.section(name).attributeNames().size(), name);

@@ -67,7 +67,7 @@ class SmallSeedIT {
         assertEquals(201, login.getStatusCode().value());
         String id = (String) login.getBody().get("sessionId");
         try (SessionMeshClient direct = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.example.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.example")).build()) {
             Session seeded = direct.getSession(id, SessionSeed.SECTION_NAMES.toArray(String[]::new));
             assertEquals(Set.of("client"), seeded.section("clientInfo").attributeNames());
             assertEquals(Set.of("currency"), seeded.section("defaultCurrency").attributeNames());

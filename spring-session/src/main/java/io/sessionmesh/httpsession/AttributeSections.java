@@ -43,20 +43,24 @@ public final class AttributeSections {
     /**
      * @param defaultSection the section of unclaimed attributes
      * @param sections       the sections that claim attributes named {@code section.attribute}
-     * @throws IllegalArgumentException for a name breaking the section name rules, or one equal to
-     *     {@value #META_SECTION}
+     * @throws IllegalArgumentException for a name breaking the section name rules, one equal to
+     *     {@value #META_SECTION}, or a listed section with a dot (no attribute name can reach it)
      */
     public AttributeSections(String defaultSection, List<String> sections) {
         this.defaultSection = check(defaultSection);
         LinkedHashSet<String> listed = new LinkedHashSet<>();
         for (String s : sections) {
+            if (s.indexOf('.') >= 0) { // place() takes the section from before an attribute name's first dot
+                throw new IllegalArgumentException("section \"" + s + "\" has a dot, so it claims no attribute: an"
+                        + " attribute is placed by the part of its name before the first dot");
+            }
             listed.add(check(s));
         }
         listed.remove(defaultSection);
         this.sections = Collections.unmodifiableSet(listed);
     }
 
-    private static String check(String section) {
+    static String check(String section) {
         TransportLimits.checkSectionName(section);
         if (section.indexOf(',') >= 0) { // the REST API lists the sections of a read with commas
             throw new IllegalArgumentException("section \"" + section + "\": a section read through a sidecar may not"

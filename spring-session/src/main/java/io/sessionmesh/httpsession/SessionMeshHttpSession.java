@@ -4,6 +4,7 @@ import io.sessionmesh.client.Section;
 import io.sessionmesh.client.Session;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.serialization.attribute.AttributeCodecException;
+import io.sessionmesh.serialization.attribute.ClassNotAllowedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.session.FindByIndexNameSessionRepository;
@@ -99,8 +100,9 @@ public final class SessionMeshHttpSession implements org.springframework.session
     /**
      * The attribute's value, read from its section on first use. Null, besides for an attribute not set: when the
      * session ended meanwhile (deleted, expired, renamed by another request: the save then fails), and when the
-     * value cannot be decoded here (a class outside {@code sessionmesh.allowed-packages}: logged and counted by the
-     * client), so that it can still be overwritten or removed, which Spring Session begins by reading it.
+     * value cannot be decoded here (a class outside {@code sessionmesh.allowed-packages} and
+     * {@code sessionmesh.allowed-classes}: logged and counted by the client), so that it can still be overwritten or
+     * removed, which Spring Session begins by reading it.
      */
     @Override
     @SuppressWarnings("unchecked")
@@ -114,6 +116,11 @@ public final class SessionMeshHttpSession implements org.springframework.session
         try {
             value = stored.section(p.section()).getAttribute(p.attribute());
         } catch (SessionNotFoundException e) {
+            return null;
+        } catch (ClassNotAllowedException e) {
+            log.warn("session attribute {} cannot be decoded here, so it reads as null: {}; if the class is the"
+                    + " application's, allow its package in sessionmesh.allowed-packages (or the class in"
+                    + " sessionmesh.allowed-classes)", attributeName, e.getMessage());
             return null;
         } catch (AttributeCodecException e) {
             log.warn("session attribute {} cannot be decoded here, so it reads as null: {}", attributeName, e.getMessage());

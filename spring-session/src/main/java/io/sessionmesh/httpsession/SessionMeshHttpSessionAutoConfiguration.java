@@ -34,8 +34,10 @@ import java.util.List;
  * The HttpSession drop-in: with this jar on the class path (in place of {@code spring-session-data-redis}) and no
  * {@link SessionRepository} of the application's, Spring Session's filter backs every {@code HttpSession} with a
  * {@link SessionMeshSessionRepository} on the {@link SessionMeshClient} the client jar configures
- * ({@code sessionmesh.sidecar-uri}, {@code sessionmesh.allowed-packages}). Runs before Spring Boot's own session
- * configuration, which then finds a repository and configures none of its stores; Boot's filter registration
+ * ({@code sessionmesh.sidecar-uri}, {@code sessionmesh.allowed-packages}, {@code sessionmesh.allowed-classes}).
+ * A {@code sessionmesh.http-session.*} value that would match nothing (a section with a dot, a URL pattern with a
+ * {@code **}) fails the start, naming the fix (HttpSessionPropertyChecks). Runs before Spring Boot's own
+ * session configuration, which then finds a repository and configures none of its stores; Boot's filter registration
  * ({@code spring.session.servlet.filter-order}, dispatcher types) still applies. An {@code HttpSessionIdResolver},
  * {@code CookieSerializer} or {@link SessionIdGenerator} bean of the application's is used as Spring Session uses it.
  */
@@ -60,7 +62,7 @@ public class SessionMeshHttpSessionAutoConfiguration {
                                                        ApplicationEventPublisher events, Environment environment,
                                                        ObjectProvider<SessionRepositoryCustomizer<SessionMeshSessionRepository>> customizers) {
             SessionMeshSessionRepository repository = new SessionMeshSessionRepository(client,
-                    new AttributeSections(p.getDefaultSection(), p.getSections()));
+                    HttpSessionPropertyChecks.sections(p));
             Duration timeout = session.determineTimeout(() -> server.getServlet().getSession().getTimeout());
             repository.setDefaultMaxInactiveInterval(timeout == null ? SessionMeshSessionRepository.DEFAULT_MAX_INACTIVE_INTERVAL : timeout);
             // an application moved from Spring Session on Redis keeps its modes (the store's own properties first)
@@ -81,8 +83,8 @@ public class SessionMeshHttpSessionAutoConfiguration {
          */
         @Bean
         static BeanPostProcessor sessionMeshFilterUrlPatterns(Environment environment) {
-            List<String> patterns = Binder.get(environment)
-                    .bind(URL_PATTERNS_PROPERTY, Bindable.listOf(String.class)).orElse(List.of("/*"));
+            List<String> patterns = HttpSessionPropertyChecks.urlPatterns(Binder.get(environment)
+                    .bind(URL_PATTERNS_PROPERTY, Bindable.listOf(String.class)).orElse(List.of("/*")));
             return new BeanPostProcessor() {
                 @Override
                 public Object postProcessAfterInitialization(Object bean, String beanName) {

@@ -1,12 +1,15 @@
 package io.sessionmesh.httpsession;
 
 import io.sessionmesh.client.SessionMeshClient;
+import io.sessionmesh.client.spring.SessionMeshAutoConfiguration;
 import io.sessionmesh.serialization.attribute.ClassFilter;
 import io.sessionmesh.testing.ServerProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.FlushMode;
 import org.springframework.session.SaveMode;
@@ -60,7 +63,7 @@ class SessionMeshSessionRepositoryIT {
                 "--admin-port", "0"));
         sidecar.awaitHealthy();
         client = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build();
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build();
     }
 
     @AfterAll
@@ -369,7 +372,7 @@ class SessionMeshSessionRepositoryIT {
     /** The session's principal on the master, read by a client that never knew it (no cached principal). */
     static String principalOnTheMaster(String id) {
         try (SessionMeshClient fresh = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             return fresh.openSession(id).principal().orElse(null);
         }
     }
@@ -389,7 +392,7 @@ class SessionMeshSessionRepositoryIT {
 
         // another process clears it (this JVM still knows "bob"); the same user logs in again: the master is told
         try (SessionMeshClient other = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                .classFilter(ClassFilter.allowing("io.sessionmesh.httpsession.")).build()) {
+                .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             other.openSession(renamed).clearPrincipal();
         }
         SessionMeshHttpSession relogin = repository.findById(renamed);
@@ -476,5 +479,44 @@ class SessionMeshSessionRepositoryIT {
         assertNotEquals(id, s.getId());
         assertEquals("first", repository.findById(id).getAttribute("owner"));
         assertEquals("second", repository.findById(s.getId()).getAttribute("owner"));
+    }
+
+    /** A value of this package: what {@code sessionmesh.allowed-packages=io.sessionmesh.httpsession} allows. */
+    record Basket(String owner, List<String> items) implements java.io.Serializable {
+    }
+
+    /** The drop-in as an application gets it: auto-configured from properties, against this master and sidecar. */
+    static WebApplicationContextRunner dropIn(String allowedPackages) {
+        return new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class,
+                        SessionMeshHttpSessionAutoConfiguration.class))
+                .withPropertyValues("sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecar.port(),
+                        "sessionmesh.allowed-packages=" + allowedPackages, "sessionmesh.http-session.sections=cart");
+    }
+
+    @Test
+    void autoConfigured_withItsPackageWrittenWithoutADot_readsItsOwnAttributesBack() {
+        Basket basket = new Basket("alice", List.of("book", "pen"));
+        String[] id = new String[1];
+        dropIn("io.sessionmesh.httpsession").run(ctx -> {
+            SessionMeshSessionRepository r = ctx.getBean(SessionMeshSessionRepository.class);
+            SessionMeshHttpSession s = r.createSession();
+            s.setAttribute("cart.basket", basket);
+            s.setAttribute("last", new Basket("alice", List.of()));
+            r.save(s);
+            id[0] = s.getId();
+        });
+        // another instance of the application (a fresh client: nothing cached) reads them back
+        dropIn("io.sessionmesh.httpsession").run(ctx -> {
+            SessionMeshHttpSession found = ctx.getBean(SessionMeshSessionRepository.class).findById(id[0]);
+            assertNotNull(found);
+            assertEquals(basket, found.getAttribute("cart.basket"));
+            assertEquals(new Basket("alice", List.of()), found.getAttribute("last"));
+        });
+        // what the filter decides: an application allowing another package reads them as null (and a WARN)
+        dropIn("com.example.bank").run(ctx -> {
+            SessionMeshHttpSession found = ctx.getBean(SessionMeshSessionRepository.class).findById(id[0]);
+            assertNull(found.getAttribute("cart.basket"));
+        });
     }
 }

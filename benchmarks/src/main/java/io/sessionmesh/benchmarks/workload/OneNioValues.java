@@ -16,7 +16,8 @@ import java.util.random.RandomGenerator;
  */
 public final class OneNioValues {
     /** The packages of the values the benchmarks store: what their clients may decode. */
-    public static final ClassFilter CLASS_FILTER = ClassFilter.allowing("io.sessionmesh.workload.", "io.sessionmesh.benchmarks.");
+    public static final ClassFilter CLASS_FILTER =
+            ClassFilter.allowingPackages("io.sessionmesh.workload", "io.sessionmesh.benchmarks");
     /** Client records grown to one-nio plain-mode sizes. */
     public static final WorkloadValues VALUES = new WorkloadValues(OneNioValues::size);
 

@@ -39,16 +39,14 @@ public final class CurrentSession {
     /**
      * @param principals who the request's user is: the principal of a session {@link #create()} makes, and set on a
      *     session the request saved when it differs (a user who logged in mid-session)
+     * @throws InvalidSessionMeshPropertyException for a header, cookie or node that no request could carry
      */
     public CurrentSession(SessionMeshClient client, SessionMeshProperties properties, SessionPrincipalResolver principals) {
+        PropertyChecks.cookiesAndHeaders(properties);
         this.client = client;
         this.properties = properties;
         this.principals = java.util.Objects.requireNonNull(principals, "principals");
         this.router = properties.getNodes().isEmpty() ? null : new StickyRouter(properties.getNodes());
-        if ("None".equals(properties.getCookieSameSite()) && !properties.isCookieSecure()) {
-            throw new IllegalArgumentException("sessionmesh.cookie-same-site = None needs sessionmesh.cookie-secure = true: "
-                    + "browsers drop a SameSite=None cookie that is not Secure");
-        }
     }
 
     /** What one request holds: the sections its handler declared, and its session once opened. */

@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -25,7 +26,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * {@code @SessionSections} interceptor and the save advice; Micrometer metrics when a {@link MeterRegistry} exists;
  * a {@link SessionPrincipalResolver} unless the application has one (Spring Security's user when it is on the class
  * path, else the servlet user, else the header {@code sessionmesh.principal.header} names).
- * {@code sessionmesh.allowed-packages} is required: without it the application fails to start.
+ * {@code sessionmesh.allowed-packages} (or {@code sessionmesh.allowed-classes}) is required: without it the application
+ * fails to start. So does a property value that cannot do what it is for (an allowed package that is a wildcard or
+ * names a class, an allowed class not on the class path, a header name no request can carry: the table of
+ * PropertyChecks), reported by Spring Boot with the property and the fix ({@link InvalidSessionMeshPropertyException}).
  */
 @AutoConfiguration
 @ConditionalOnClass(SessionMeshClient.class)
@@ -36,19 +40,18 @@ public class SessionMeshAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public SessionMeshClient sessionMeshClient(SessionMeshProperties p, ObjectProvider<ClientMetrics> metrics) {
-        if (p.getAllowedPackages() == null || p.getAllowedPackages().isEmpty()) {
-            throw new IllegalStateException("sessionmesh.allowed-packages is required: the packages whose classes"
-                    + " session values may be decoded as, for instance sessionmesh.allowed-packages=com.example.bank."
-                    + " (comma-separated; JDK value types and collections are always allowed)");
-        }
+    public SessionMeshClient sessionMeshClient(SessionMeshProperties p, ObjectProvider<ClientMetrics> metrics,
+                                               ResourceLoader resources) {
+        ClassLoader loader = resources.getClassLoader() != null ? resources.getClassLoader()
+                : SessionMeshAutoConfiguration.class.getClassLoader();
+        ClassFilter filter = PropertyChecks.classFilter(p, loader);
         return SessionMeshClient.builder()
                 .sidecar(p.getSidecarUri())
                 .connectTimeout(p.getConnectTimeout())
                 .requestTimeout(p.getRequestTimeout())
                 .poolSize(p.getPoolSize())
                 .saveMode(p.getSaveMode())
-                .classFilter(ClassFilter.allowing(p.getAllowedPackages().toArray(new String[0])))
+                .classFilter(filter)
                 .metrics(metrics.getIfAvailable(() -> ClientMetrics.NONE))
                 .build();
     }

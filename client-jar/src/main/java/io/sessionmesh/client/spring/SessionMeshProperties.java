@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <pre>
  * sessionmesh.sidecar-uri=http://127.0.0.1:7500
- * sessionmesh.allowed-packages=com.example.bank.
+ * sessionmesh.allowed-packages=com.example.bank
  * sessionmesh.request-timeout=3s
  * sessionmesh.principal.header=X-Authenticated-User   (unset by default; see {@link Principal})
  * </pre>
@@ -34,11 +34,16 @@ public class SessionMeshProperties {
     /** Which attributes a save sends: those set only, or also those read and changed in place (the default). */
     private SaveMode saveMode = SaveMode.ON_SET_OR_READ;
     /**
-     * Packages (ending with '.') or classes that attribute values may be decoded as, beside the JDK value types and
-     * collections ({@link io.sessionmesh.serialization.attribute.ClassFilter#ALWAYS_ALLOWED}). Required: the
-     * application does not start without it.
+     * Packages whose classes attribute values may be decoded as, each with the packages under it
+     * ({@code com.example.bank}), beside the JDK value types and collections; required (or {@code allowed-classes}),
+     * and checked at start-up.
      */
     private List<String> allowedPackages = new ArrayList<>();
+    /**
+     * Classes (binary names, such as {@code java.net.URL}), each with its nested classes, that attribute values may be
+     * decoded as besides the allowed packages; each must be on the class path.
+     */
+    private List<String> allowedClasses = new ArrayList<>();
     /** The request header that carries the session id between services. */
     private String sessionHeader = "X-Session-Id";
     /** The cookie that carries the session id from a browser (empty: none). */
@@ -100,6 +105,14 @@ public class SessionMeshProperties {
 
     public void setAllowedPackages(List<String> allowedPackages) {
         this.allowedPackages = allowedPackages;
+    }
+
+    public List<String> getAllowedClasses() {
+        return allowedClasses;
+    }
+
+    public void setAllowedClasses(List<String> allowedClasses) {
+        this.allowedClasses = allowedClasses;
     }
 
     public String getSessionHeader() {

@@ -28,7 +28,7 @@ public final class ClientPeer implements AutoCloseable {
 
     public ClientPeer(String sidecar, List<String> renamedClasses) throws ClassNotFoundException {
         SessionMeshClient.Builder builder = SessionMeshClient.builder().sidecar(URI.create(sidecar))
-                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowing("evo."));
+                .classFilter(io.sessionmesh.serialization.attribute.ClassFilter.allowingPackages("evo"));
         for (String name : renamedClasses) {
             builder.registerClasses(Class.forName(name, false, loader));
         }

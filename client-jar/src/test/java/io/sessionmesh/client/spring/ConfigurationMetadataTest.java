@@ -64,7 +64,7 @@ class ConfigurationMetadataTest {
     static final class BoundProperties {
         static final java.util.Set<String> NAMES = java.util.Set.of("sessionmesh.sidecar-uri", "sessionmesh.connect-timeout",
                 "sessionmesh.request-timeout", "sessionmesh.pool-size", "sessionmesh.save-mode",
-                "sessionmesh.allowed-packages", "sessionmesh.session-header", "sessionmesh.session-cookie",
+                "sessionmesh.allowed-packages", "sessionmesh.allowed-classes", "sessionmesh.session-header", "sessionmesh.session-cookie",
                 "sessionmesh.cookie-secure", "sessionmesh.cookie-same-site", "sessionmesh.route-cookie",
                 "sessionmesh.nodes", "sessionmesh.principal.header");
     }

@@ -60,7 +60,7 @@ class CurrentSessionPrincipalIT {
 
     final WebApplicationContextRunner web = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
-            .withPropertyValues("sessionmesh.allowed-packages=io.sessionmesh.", "sessionmesh.cookie-secure=false",
+            .withPropertyValues("sessionmesh.allowed-packages=io.sessionmesh", "sessionmesh.cookie-secure=false",
                     "sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecar.port());
 
     /** The sidecar's answer to GET .../principal, as JSON. */

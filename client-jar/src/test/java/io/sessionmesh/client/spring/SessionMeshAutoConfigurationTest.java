@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SessionMeshAutoConfigurationTest {
     final WebApplicationContextRunner web = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
-            .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.");
+            .withPropertyValues("sessionmesh.allowed-packages=com.example.bank");
 
     @Test
     void webApp_getsClientCurrentSessionInterceptorAndAdvices() {
@@ -35,10 +35,10 @@ class SessionMeshAutoConfigurationTest {
     @Test
     void nonWebApp_getsTheClientOnly() {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
-                .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.,com.example.common.").run(ctx -> {
+                .withPropertyValues("sessionmesh.allowed-packages=com.example.bank,com.example.common").run(ctx -> {
                     assertThat(ctx).hasSingleBean(SessionMeshClient.class).doesNotHaveBean(SessionSectionsInterceptor.class);
                     assertThat(ctx.getBean(SessionMeshClient.class).toString())
-                            .contains("com.example.bank.", "com.example.common.");
+                            .contains("com.example.bank", "com.example.common");
                 });
     }
 
@@ -65,7 +65,7 @@ class SessionMeshAutoConfigurationTest {
         });
         web.withPropertyValues("sessionmesh.cookie-same-site=None", "sessionmesh.cookie-secure=false").run(ctx -> {
             assertThat(ctx).hasFailed();
-            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("None needs sessionmesh.cookie-secure = true");
+            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("\"None\" needs sessionmesh.cookie-secure = true");
         });
         web.withPropertyValues("sessionmesh.cookie-same-site=Strict", "sessionmesh.cookie-secure=false")
                 .run(ctx -> assertThat(ctx).hasNotFailed());
@@ -78,7 +78,7 @@ class SessionMeshAutoConfigurationTest {
                     assertThat(ctx).hasFailed();
                     assertThat(ctx.getStartupFailure()).rootCause()
                             .hasMessageContaining("sessionmesh.allowed-packages")
-                            .hasMessageContaining("sessionmesh.allowed-packages=com.example.bank.");
+                            .hasMessageContaining("sessionmesh.allowed-packages=com.example.bank (comma-separated");
                 });
     }
 

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SessionPrincipalResolverTest {
     final WebApplicationContextRunner web = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class))
-            .withPropertyValues("sessionmesh.allowed-packages=com.example.bank.");
+            .withPropertyValues("sessionmesh.allowed-packages=com.example.bank");
 
     @AfterEach
     void clear() {

@@ -69,7 +69,7 @@ class WorkloadSessionsIT {
             sidecars.add(sidecar);
             sidecar.awaitHealthy();
             clients.add(SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
-                    .classFilter(ClassFilter.allowing("io.sessionmesh.workload.")).saveMode(SaveMode.ON_SET).build());
+                    .classFilter(ClassFilter.allowingPackages("io.sessionmesh.workload")).saveMode(SaveMode.ON_SET).build());
         }
     }
 

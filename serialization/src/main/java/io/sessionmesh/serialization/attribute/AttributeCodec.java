@@ -490,7 +490,7 @@ public final class AttributeCodec {
             return this;
         }
 
-        /** Which classes may be instantiated when decoding; required, see {@link ClassFilter#allowing}. */
+        /** Which classes may be instantiated when decoding; required, see {@link ClassFilter#allowingPackages}. */
         public Builder classFilter(ClassFilter filter) {
             this.filter = Objects.requireNonNull(filter, "filter");
             return this;
@@ -544,8 +544,8 @@ public final class AttributeCodec {
         public AttributeCodec build() {
             if (filter == null) {
                 throw new IllegalStateException("classFilter is required: name the packages values may be decoded as,"
-                        + " for instance classFilter(ClassFilter.allowing(\"com.example.bank.\")); JDK value types and"
-                        + " collections are always allowed");
+                        + " for instance classFilter(ClassFilter.allowingPackages(\"com.example.bank\")); JDK value"
+                        + " types and collections are always allowed");
             }
             return new AttributeCodec(this);
         }

@@ -1,32 +1,53 @@
 package io.sessionmesh.serialization.attribute;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
+import java.util.Set;
 
 /**
  * Which classes a client may instantiate when it decodes a value.
  *
- * <p>Two lists, checked by class name before the class is even loaded: a deny list of well-known
- * deserialization gadgets (always applied, whatever is allowed), and the allowed package prefixes, which
- * the application names with {@link #allowing(String...)}, on top of the JDK value types and the
- * collections that attribute values are made of ({@link #ALWAYS_ALLOWED}).
+ * <p>Two lists, checked by class name before the class is even loaded: a deny list of well-known deserialization
+ * gadgets (always applied, whatever is allowed), and what the application allows, on top of the JDK value types and
+ * the collections that attribute values are made of ({@link #ALWAYS_ALLOWED}):
+ * <pre>{@code
+ * ClassFilter.allowingPackages("com.example.bank")     // com.example.bank and every package under it
+ *         .andClasses("java.net.URL");                 // that class and its nested classes
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Entries</caption>
+ *   <tr><th>entry</th><th>allows</th><th>does not allow</th></tr>
+ *   <tr><td>package {@code com.example.bank} (or, as before, {@code com.example.bank.})</td>
+ *       <td>{@code com.example.bank.Client}, {@code com.example.bank.cards.Card}</td>
+ *       <td>{@code com.example.banking.Loan}, {@code com.example.Other}</td></tr>
+ *   <tr><td>class {@code java.net.URL}</td><td>{@code java.net.URL} and its nested classes</td>
+ *       <td>{@code java.net.URLConnection}</td></tr>
+ * </table>
+ *
+ * <p>Each entry is checked when the filter is made: one that is not a name as Java writes it (a wildcard, a class
+ * among the packages, a keyword) or that can match nothing (everything under it is always denied) is refused with an
+ * {@link InvalidClassFilterEntryException} that names the fix, so that no entry silently turns values into
+ * {@link ClassNotAllowedException}s. Leading and trailing spaces are trimmed.
  *
  * <p>There is no filter that allows everything: one-nio runs the {@code readObject}, {@code readExternal},
  * {@code hashCode} and comparators of the classes a value names, and the end user chooses which session is
  * read, so every client says which packages its values come from. A class outside them fails that one value
  * with a {@link ClassNotAllowedException}; the fix is to name its package.
+ *
+ * <p>Immutable: {@link #andClasses} makes a new filter.
  */
 public final class ClassFilter {
     /**
-     * Prefixes of classes that are the building blocks of values, allowed whenever prefixes are set.
-     * {@code java.lang.} is narrowed by the deny list (reflection, processes, class loaders).
+     * Prefixes of classes that are the building blocks of values, allowed by every filter. An entry ending with '.'
+     * is a package prefix, any other one class and its nested classes. {@code java.lang.} is narrowed by the deny
+     * list (reflection, processes, class loaders).
      *
      * <p>{@code java.net.URL} and the {@code java.net.Inet*} addresses are not here: their {@code hashCode}
      * and {@code equals} resolve host names, so a URL put as a key into a map being decoded makes the reader
      * look up a name the writer chose (the URLDNS gadget). An application that does store them names them,
-     * for instance {@code allowing("com.example.bank.", "java.net.URL")}.
+     * for instance {@code allowingPackages("com.example.bank").andClasses("java.net.URL")}.
      *
      * <p>{@code java.io.Serializable} is here because fields are declared with it, and a fetched schema's
      * field types pass the filter too; being an interface, nothing is ever made of that class itself.
@@ -38,7 +59,7 @@ public final class ClassFilter {
 
     /**
      * Well-known gadget classes and packages (ysoserial and the deny lists of Jackson and the JDK's serial
-     * filter guides): never instantiated, whatever the allowed prefixes say.
+     * filter guides): never instantiated, whatever is allowed. Written as {@link #ALWAYS_ALLOWED} is.
      */
     public static final List<String> ALWAYS_DENIED = List.of(
             "java.lang.Runtime", "java.lang.ProcessBuilder", "java.lang.Process", "java.lang.Class",
@@ -62,32 +83,67 @@ public final class ClassFilter {
             "com.alibaba.fastjson.", "ch.qos.logback.core.db.", "com.zaxxer.hikari.", "org.slf4j.",
             "one.nio.");
 
-    private final List<String> allowedPrefixes;
+    /** The application's packages, without the trailing dot. */
+    private final List<String> packages;
+    /** The application's classes. */
+    private final List<String> classes;
+    /** What {@link #check} matches: {@link #ALWAYS_ALLOWED}, the packages as prefixes ending with '.', the classes. */
+    private final List<String> allowedEntries;
 
-    private ClassFilter(List<String> allowedPrefixes) {
-        this.allowedPrefixes = allowedPrefixes;
+    private ClassFilter(List<String> packages, List<String> classes) {
+        this.packages = List.copyOf(packages);
+        this.classes = List.copyOf(classes);
+        List<String> entries = new ArrayList<>(ALWAYS_ALLOWED);
+        for (String p : packages) {
+            entries.add(p + ".");
+        }
+        entries.addAll(classes);
+        this.allowedEntries = List.copyOf(entries);
     }
 
     /**
-     * A filter that allows the given entries and
-     * {@link #ALWAYS_ALLOWED}, minus {@link #ALWAYS_DENIED}. An entry ending with '.' is a package prefix
-     * (such as {@code "com.example.bank."}); any other entry is one class and its nested classes.
+     * A filter that allows the classes of the given packages and of the packages under them, and
+     * {@link #ALWAYS_ALLOWED}, minus {@link #ALWAYS_DENIED}: {@code "com.example.bank"} allows
+     * {@code com.example.bank.Client} and {@code com.example.bank.cards.Card}, not {@code com.example.banking.Loan}.
+     * None: the JDK value types and collections only.
+     *
+     * @param packageNames package names as Java writes them; a trailing dot (the former prefix form) is accepted
+     * @throws InvalidClassFilterEntryException for an entry that is not a package name (blank, a wildcard, an
+     *     illegal identifier, a class: its last part starts with an upper-case letter) or that can match nothing
+     *     (every class under it is always denied), naming the fix
      */
-    public static ClassFilter allowing(String... packagePrefixes) {
-        List<String> prefixes = new ArrayList<>(ALWAYS_ALLOWED);
-        for (String prefix : packagePrefixes) {
-            Objects.requireNonNull(prefix, "packagePrefix");
-            if (prefix.isBlank()) {
-                throw new IllegalArgumentException("allowed package prefix must not be blank");
-            }
-            prefixes.add(prefix);
+    public static ClassFilter allowingPackages(String... packageNames) {
+        Set<String> checked = new LinkedHashSet<>();
+        for (String name : packageNames) {
+            checked.add(ClassFilterEntries.packageName(name));
         }
-        return new ClassFilter(Collections.unmodifiableList(prefixes));
+        return new ClassFilter(new ArrayList<>(checked), List.of());
     }
 
-    /** The allowed prefixes: {@link #ALWAYS_ALLOWED} and the application's. */
-    public List<String> allowedPrefixes() {
-        return allowedPrefixes;
+    /**
+     * This filter, also allowing the given classes and their nested classes: {@code "java.net.URL"}, or
+     * {@code "com.example.Outer$Inner"} for a nested class alone.
+     *
+     * @param classNames binary class names ({@link Class#getName()} form)
+     * @throws InvalidClassFilterEntryException for an entry that is not a binary class name (blank, a wildcard, a
+     *     package prefix ending with a dot, a nested class joined with a dot) or that is always denied, naming the fix
+     */
+    public ClassFilter andClasses(String... classNames) {
+        Set<String> checked = new LinkedHashSet<>(classes);
+        for (String name : classNames) {
+            checked.add(ClassFilterEntries.className(name));
+        }
+        return new ClassFilter(packages, new ArrayList<>(checked));
+    }
+
+    /** The application's packages ({@link #allowingPackages}), without the trailing dot. */
+    public List<String> allowedPackages() {
+        return packages;
+    }
+
+    /** The application's classes ({@link #andClasses}). */
+    public List<String> allowedClasses() {
+        return classes;
     }
 
     /**
@@ -105,12 +161,14 @@ public final class ClassFilter {
                 throw new ClassNotAllowedException(className, "it matches the always-denied entry '" + denied + "'");
             }
         }
-        for (String allowed : allowedPrefixes) {
+        for (String allowed : allowedEntries) {
             if (matches(name, allowed)) {
                 return;
             }
         }
-        throw new ClassNotAllowedException(className, "its package is not among the allowed prefixes " + allowedPrefixes);
+        throw new ClassNotAllowedException(className, "it is in none of the allowed packages " + packages
+                + " and not among the allowed classes " + classes + " (JDK value types and collections are always"
+                + " allowed: ClassFilter.ALWAYS_ALLOWED)");
     }
 
     /** Whether {@link #check} would pass. */
@@ -123,15 +181,19 @@ public final class ClassFilter {
         }
     }
 
-    /** An entry ending with '.' is a package prefix; any other entry is one class and its nested classes. */
-    private static boolean matches(String name, String entry) {
+    /**
+     * An entry of {@link #ALWAYS_ALLOWED}, {@link #ALWAYS_DENIED} or {@code allowedEntries}: one ending with '.' is
+     * a package prefix; any other entry is one class and its nested classes.
+     */
+    static boolean matches(String name, String entry) {
         if (entry.endsWith(".")) {
             return name.startsWith(entry);
         }
         return name.startsWith(entry) && (name.length() == entry.length() || name.charAt(entry.length()) == '$');
     }
 
-    private static String elementName(String className) {
+    /** The element class of an array name ({@code [Lcom.x.Y;}), the name itself if not an array; null for primitives. */
+    static String elementName(String className) {
         if (!className.startsWith("[")) {
             return className;
         }
@@ -147,6 +209,7 @@ public final class ClassFilter {
 
     @Override
     public String toString() {
-        return "ClassFilter[allow " + allowedPrefixes + ", deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
+        return "ClassFilter[packages " + packages + ", classes " + classes + ", " + ALWAYS_ALLOWED.size()
+                + " always allowed, deny " + ALWAYS_DENIED.size() + " gadget prefixes]";
     }
 }

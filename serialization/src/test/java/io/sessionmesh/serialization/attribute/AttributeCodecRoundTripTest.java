@@ -55,7 +55,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AttributeCodecRoundTripTest {
     /** The test classes' package; JDK and Guava collections are always allowed. */
-    private static final ClassFilter THIS_MODULE = ClassFilter.allowing("io.sessionmesh.serialization.");
+    private static final ClassFilter THIS_MODULE = ClassFilter.allowingPackages("io.sessionmesh.serialization");
     private final AttributeCodec codec = AttributeCodec.builder().classFilter(THIS_MODULE).build();
 
     private Object roundTrip(Object value) {

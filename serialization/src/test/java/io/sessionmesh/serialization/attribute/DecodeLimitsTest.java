@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The bounds on what one value may make a reader build: nesting depth and object count. */
 class DecodeLimitsTest {
-    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowing("io.sessionmesh.serialization.attribute.");
+    private static final ClassFilter THIS_PACKAGE = ClassFilter.allowingPackages("io.sessionmesh.serialization.attribute");
 
     private final AttributeCodec codec = AttributeCodec.builder().classFilter(THIS_PACKAGE).build();
 

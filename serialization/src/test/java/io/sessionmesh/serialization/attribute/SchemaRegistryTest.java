@@ -58,7 +58,7 @@ class SchemaRegistryTest {
             public byte[] fetch(long uid) {
                 return null;
             }
-        }).classFilter(ClassFilter.allowing("io.sessionmesh.serialization.attribute.")).build();
+        }).classFilter(ClassFilter.allowingPackages("io.sessionmesh.serialization.attribute")).build();
         AttributeEncodeException e = assertThrows(AttributeEncodeException.class, () -> codec.encode(new Point(1, 2)));
         assertTrue(e.getMessage().contains("registry down"), e.getMessage());
         // nothing was marked as published: a later encode tries again

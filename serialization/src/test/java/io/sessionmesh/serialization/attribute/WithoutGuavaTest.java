@@ -28,7 +28,7 @@ class WithoutGuavaTest {
             Class<?> codecClass = loader.loadClass(AttributeCodec.class.getName());
             Object builder = codecClass.getMethod("builder").invoke(null);
             Class<?> filterClass = loader.loadClass(ClassFilter.class.getName());
-            Object filter = filterClass.getMethod("allowing", String[].class).invoke(null, (Object) new String[0]);
+            Object filter = filterClass.getMethod("allowingPackages", String[].class).invoke(null, (Object) new String[0]);
             builder.getClass().getMethod("classFilter", filterClass).invoke(builder, filter);
             Object codec = builder.getClass().getMethod("build").invoke(builder);
             Method encode = codecClass.getMethod("encode", Object.class);

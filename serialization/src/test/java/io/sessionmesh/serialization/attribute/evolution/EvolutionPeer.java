@@ -27,7 +27,7 @@ public final class EvolutionPeer {
             throws ClassNotFoundException {
         AttributeCodec.Builder builder = AttributeCodec.builder()
                 .schemaRegistry(new InMemorySchemaRegistry(store, 1000, 1 << 20))
-                .classFilter(ClassFilter.allowing(allowedPackages.toArray(new String[0])));
+                .classFilter(ClassFilter.allowingPackages(allowedPackages.toArray(new String[0])));
         for (String name : renamedClasses) {
             builder.registerClasses(Class.forName(name, false, loader));
         }

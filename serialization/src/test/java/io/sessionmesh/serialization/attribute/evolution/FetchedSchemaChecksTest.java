@@ -48,7 +48,7 @@ class FetchedSchemaChecksTest {
 
     @Test
     void schemaPoisonedUnderAnHonestUid_isRefused_insteadOfSwappingTheFields() throws Throwable {
-        SimulatedJvm writer = jvm("writer", TRANSFER, "evo.");
+        SimulatedJvm writer = jvm("writer", TRANSFER, "evo");
         byte[] value = writer.write("evo.Transfer", fields("payer", 1L, "payee", 2L));
         assertEquals(1, registry.size());
         Map.Entry<Long, byte[]> honest = registry.entrySet().iterator().next();
@@ -57,7 +57,7 @@ class FetchedSchemaChecksTest {
         byte[] poisoned = swap(honest.getValue(), "payer", "payee");
         registry.put(honest.getKey(), poisoned);
 
-        SimulatedJvm reader = jvm("reader", TRANSFER, "evo.");
+        SimulatedJvm reader = jvm("reader", TRANSFER, "evo");
         Throwable t = readFailure(reader, value);
         assertEquals("AttributeDecodeException", t.getClass().getSimpleName(), "thrown: " + t);
         assertTrue(t.getMessage().contains("does not match its uid " + Long.toHexString(honest.getKey())), t.getMessage());
@@ -72,11 +72,11 @@ class FetchedSchemaChecksTest {
                 + "public class Tool implements java.io.Serializable {\n"
                 + "  static { System.setProperty(\"sessionmesh.test.tool.initialized\", \"yes\"); }\n"
                 + "  public String command;\n}\n");
-        SimulatedJvm writer = jvm("writer", sources, "evo.", "other.");
+        SimulatedJvm writer = jvm("writer", sources, "evo", "other");
         byte[] value = writer.write("evo.Wallet", fields("owner", "Ann")); // no Tool in the value itself
         System.clearProperty("sessionmesh.test.tool.initialized");
 
-        SimulatedJvm reader = jvm("reader", sources, "evo.");
+        SimulatedJvm reader = jvm("reader", sources, "evo");
         Throwable t = readFailure(reader, value);
         assertEquals("ClassNotAllowedException", t.getClass().getSimpleName(), "thrown: " + t);
         assertTrue(t.getMessage().contains("other.Tool"), t.getMessage());
@@ -89,9 +89,9 @@ class FetchedSchemaChecksTest {
                 + "public class Box implements java.io.Serializable {\n"
                 + "  public java.io.Serializable content; public Object any; public java.util.List<String> list;\n"
                 + "  public CharSequence text; public java.time.temporal.Temporal when;\n}\n");
-        SimulatedJvm writer = jvm("writer", box, "evo.");
+        SimulatedJvm writer = jvm("writer", box, "evo");
         byte[] value = writer.write("evo.Box", fields("content", "c", "any", 7, "text", "t"));
-        Map<String, Object> read = jvm("reader", box, "evo.").read(value);
+        Map<String, Object> read = jvm("reader", box, "evo").read(value);
         assertEquals("c", read.get("content"));
         assertEquals(7, read.get("any"));
     }

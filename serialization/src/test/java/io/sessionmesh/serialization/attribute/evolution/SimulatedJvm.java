@@ -35,7 +35,7 @@ import java.util.concurrent.ConcurrentMap;
  */
 final class SimulatedJvm implements AutoCloseable {
     /** The packages of the application classes the evolution tests compile. */
-    static final List<String> DEFAULT_ALLOWED_PACKAGES = List.of("evo.", "old.", "mid.");
+    static final List<String> DEFAULT_ALLOWED_PACKAGES = List.of("evo", "old", "mid");
 
     private final URLClassLoader loader;
     private final Object peer;
@@ -53,7 +53,7 @@ final class SimulatedJvm implements AutoCloseable {
 
     /**
      * @param allowedPackages the packages this JVM's class filter allows (see
-     *                        {@link io.sessionmesh.serialization.attribute.ClassFilter#allowing})
+     *                        {@link io.sessionmesh.serialization.attribute.ClassFilter#allowingPackages})
      */
     SimulatedJvm(String name, Path workDir, Map<String, String> sources, ConcurrentMap<Long, byte[]> store,
                  List<String> renamedClasses, List<String> allowedPackages)

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AttributeCodecFuzzTest {
     static final InMemorySchemaRegistry REGISTRY = new InMemorySchemaRegistry();
     static final AttributeCodec CODEC = AttributeCodec.builder().schemaRegistry(REGISTRY)
-            .classFilter(ClassFilter.allowing(FuzzSamples.PACKAGE)).build();
+            .classFilter(ClassFilter.allowingPackages(FuzzSamples.PACKAGE)).build();
 
     /** One compressor per codec, as a client keeps one (each holds its codec's thread-local native state). */
     static final ValueCompressor[] COMPRESSORS = new ValueCompressor[CompressionCodec.values().length];
@@ -108,7 +108,7 @@ class AttributeCodecFuzzTest {
             }
             return false;
         }
-        if (!o.getClass().getName().startsWith(FuzzSamples.PACKAGE)) {
+        if (!o.getClass().getName().startsWith(FuzzSamples.PACKAGE + ".")) {
             return false;
         }
         for (java.lang.reflect.Field f : o.getClass().getDeclaredFields()) {

@@ -13,7 +13,7 @@ import java.util.Objects;
  */
 public final class FuzzSamples {
     /** The package the fuzz tests' ClassFilter allows. */
-    public static final String PACKAGE = FuzzSamples.class.getPackageName() + ".";
+    public static final String PACKAGE = FuzzSamples.class.getPackageName();
 
     private FuzzSamples() {
     }

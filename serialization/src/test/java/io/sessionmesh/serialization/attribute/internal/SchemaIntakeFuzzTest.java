@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
  * one-nio schemas of the samples' classes.
  */
 class SchemaIntakeFuzzTest {
-    private static final SchemaIntake INTAKE = new SchemaIntake(ClassFilter.allowing(FuzzSamples.PACKAGE), Map.of());
+    private static final SchemaIntake INTAKE = new SchemaIntake(ClassFilter.allowingPackages(FuzzSamples.PACKAGE), Map.of());
 
     @FuzzTest(maxDuration = "2m")
     void accept(byte[] schema) throws IOException {

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SchemaIntakeTest {
-    private final SchemaIntake intake = new SchemaIntake(ClassFilter.allowing(FuzzSamples.PACKAGE), Map.of());
+    private final SchemaIntake intake = new SchemaIntake(ClassFilter.allowingPackages(FuzzSamples.PACKAGE), Map.of());
 
     /** A real schema of a sample class, claiming {@code uid}. */
     private static byte[] schemaWithUid(long uid) throws Exception {
