@@ -28,10 +28,14 @@ public final class Report {
     private final Map<String, Object> json = new LinkedHashMap<>();
     private final StringBuilder markdown = new StringBuilder();
 
-    /** A report headed {@code title}, with the time it was made. */
+    /** A report headed {@code title}. */
     public Report(String title) {
-        json.put("when", Instant.now().toString());
         markdown.append("# ").append(title).append("\n\n");
+    }
+
+    /** A report headed {@code title}, with the time it was begun ({@code when}) as its first figure. */
+    public static Report stamped(String title) {
+        return new Report(title).put("when", Instant.now().toString());
     }
 
     /** A figure (any JSON value: a number, a string, a list, a map) of the JSON document. */

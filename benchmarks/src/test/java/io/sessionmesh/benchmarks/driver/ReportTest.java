@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReportTest {
     @Test
     void write_jsonAndMarkdownSideBySide(@TempDir Path dir) throws Exception {
-        Report r = new Report("Plan x").put("options", Map.of("sessions", 10)).put("machine", Report.machine());
+        Report r = Report.stamped("Plan x").put("options", Map.of("sessions", 10)).put("machine", Report.machine());
         r.heading("Results").table(List.of("system", "req/s", "p99 ms"),
                 List.of(List.of("sessionmesh", Report.f(1234.5, 0), Report.f(1.234, 2)), List.of("spring-session", "", "9.00")));
         Path json = r.write(dir, "x");

@@ -169,14 +169,18 @@ public final class HttpLoad implements AutoCloseable {
                 n++;
                 due = t0 + (long) (n * period);
             }
-            loop.execute(() -> {
-                for (long intended : dues) {
-                    Request r = running ? traffic.next(random) : null;
-                    if (r != null) {
-                        pools[r.host()].dispatch(r, intended);
+            try {
+                loop.execute(() -> {
+                    for (long intended : dues) {
+                        Request r = running ? traffic.next(random) : null;
+                        if (r != null) {
+                            pools[r.host()].dispatch(r, intended);
+                        }
                     }
-                }
-            });
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+                return;
+            }
         }
     }
 
@@ -458,6 +462,9 @@ public final class HttpLoad implements AutoCloseable {
 
         @Override
         public void answered(Connection c) {
+            if (!running) {
+                backlog.clear(); // due before the stop, not sent: past the window that counts
+            }
             Object[] waiting = backlog.poll();
             if (waiting != null && c.usable()) {
                 c.send(this, (Request) waiting[0], (Long) waiting[1]);

@@ -92,16 +92,18 @@ public final class MixPlan {
             main.add(List.of(system, Report.f(r.requests() / r.seconds(), 0), Report.f(Report.ms(h, 50), 2),
                     Report.f(Report.ms(h, 99), 2), Report.f(Report.ms(h, 99.9), 2), Report.f(h.getMaxValue() / 1e3, 2),
                     String.valueOf(r.errorCount()), String.valueOf(r.expired()), String.valueOf(r.dropped())));
-            if (Stack.onSessionMesh(system)) {
-                long writes = c.master().getOrDefault("writes", 0L);
-                store.add(List.of(system, Report.f(100 * c.hitRatio(), 1) + "%", Report.f(100 * c.sectionHitRatio(), 1) + "%",
-                        Report.f(r.perRequest(c.masterCalls()), 3),
-                        Report.f(r.perRequest(c.masterBytesSent()), 0) + " / " + Report.f(r.perRequest(c.masterBytesReceived()), 0),
-                        Report.f(r.perRequest(c.sidecarCalls()), 2),
-                        writes == 0 ? "" : Report.f(100.0 * c.master().getOrDefault("fenced_writes", 0L) / writes, 0) + "%",
-                        writes == 0 ? "" : Report.f((double) c.master().getOrDefault("invalidations_sent", 0L) / writes, 2),
-                        c.wholeSectionBytes() == 0 ? "" : Report.f(100 * c.deltaSavedShare(), 1) + "%"));
-            }
+            long writes = c.master().getOrDefault("writes", 0L);
+            boolean sm = Stack.onSessionMesh(system);
+            store.add(List.of(system, Report.f(r.perRequest(c.sidecarCalls()), 2),
+                    Report.f(r.perRequest(c.linkBytesSent()), 0) + " / " + Report.f(r.perRequest(c.linkBytesReceived()), 0),
+                    sm ? Report.f(100 * c.hitRatio(), 1) + "%" : "", sm ? Report.f(100 * c.sectionHitRatio(), 1) + "%" : "",
+                    sm ? Report.f(r.perRequest(c.masterCalls()), 3) : "",
+                    sm ? Report.f(r.perRequest(c.masterBytesSent()), 0) + " / " + Report.f(r.perRequest(c.masterBytesReceived()), 0) : "",
+                    writes == 0 ? "" : Report.f(100.0 * c.master().getOrDefault("fenced_writes", 0L) / writes, 0) + "%",
+                    writes == 0 ? "" : Report.f((double) c.master().getOrDefault("invalidations_sent", 0L) / writes, 2),
+                    c.masterGauges().isEmpty() ? "" : c.masterGauges().values().stream().map(String::valueOf)
+                            .collect(java.util.stream.Collectors.joining(" / ")),
+                    c.wholeSectionBytes() == 0 ? "" : Report.f(100 * c.deltaSavedShare(), 1) + "%"));
             List<String> row = new ArrayList<>(List.of(system));
             Map<String, Double> perRequest = cpuMsPerRequest(r);
             for (String role : List.of("service", "app", "sidecar", "master", "redis", "stack", "driver")) {
@@ -121,12 +123,12 @@ public final class MixPlan {
                 .table(List.of("system", "req/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors", "sessions gone", "dropped"), main);
         report.heading("By request kind")
                 .table(List.of("system", "kind", "requests", "p50 ms", "p99 ms", "p99.9 ms", "max ms"), kinds);
-        if (!store.isEmpty()) {
-            report.heading("The sidecars and the masters, per request")
-                    .table(List.of("system", "hit ratio (reads)", "sections from cache", "master round trips",
-                            "bytes to / from masters", "sidecar calls", "writes that waited", "invalidations a write",
-                            "bytes saved by deltas"), store);
-        }
+        report.heading("The apps' link to their store (the sidecar, or Redis) and the sidecars' to the masters")
+                .text("Per request. Round trips to the store: calls to the sidecar, or the commands Redis processed (and "
+                        + "its bytes: the whole server's). The fence wait is the master's since it started.")
+                .table(List.of("system", "store round trips", "bytes to / from the store", "hit ratio (reads)",
+                        "sections from cache", "master round trips", "bytes to / from masters", "writes that waited",
+                        "invalidations a write", "fence wait p50 / p99 / max us", "bytes saved by deltas"), store);
         report.heading("CPU ms per request, by process (the driver is not part of the stack)")
                 .table(List.of("system", "service", "app", "sidecar", "master", "redis", "whole stack", "driver"), cpu);
     }
@@ -166,8 +168,11 @@ public final class MixPlan {
         m.put("master_round_trips_per_request", r.perRequest(c.masterCalls()));
         m.put("master_bytes_per_request", Map.of("sent", r.perRequest(c.masterBytesSent()),
                 "received", r.perRequest(c.masterBytesReceived())));
-        m.put("sidecar_calls_per_request", r.perRequest(c.sidecarCalls()));
+        m.put("store_round_trips_per_request", r.perRequest(c.sidecarCalls()));
+        m.put("store_bytes_per_request", Map.of("sent", r.perRequest(c.linkBytesSent()),
+                "received", r.perRequest(c.linkBytesReceived())));
         m.put("master", c.master());
+        m.put("master_fence_wait_us_since_start", c.masterGauges());
         m.put("delta_bytes", c.deltaBytes());
         m.put("whole_section_bytes", c.wholeSectionBytes());
         m.put("cpu_ms_per_request", cpuMsPerRequest(r));

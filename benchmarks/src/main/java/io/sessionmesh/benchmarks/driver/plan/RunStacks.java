@@ -43,7 +43,7 @@ final class RunStacks implements AutoCloseable {
      * now, each also printed.
      */
     static Report report(String title, Map<String, Object> options, DriverOptions.Stacks o) {
-        Report report = new Report(title);
+        Report report = Report.stamped(title);
         report.put("options", options);
         Map<String, Object> machine = Report.machine();
         if (o.floor()) {

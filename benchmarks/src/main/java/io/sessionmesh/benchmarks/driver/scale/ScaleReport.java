@@ -334,7 +334,7 @@ final class ScaleReport {
 
     /** Writes scale.json and scale.md to {@code --out}; answers the JSON's figures. */
     Map<String, Object> write() throws IOException {
-        Report report = new Report("Plan scale: the reference-scale run");
+        Report report = Report.stamped("Plan scale: the reference-scale run");
         json.forEach(report::put);
         report.code(summary.toString());
         System.out.println("results: " + report.write(o.out(), "scale") + " and scale.md");

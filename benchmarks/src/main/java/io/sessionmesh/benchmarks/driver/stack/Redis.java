@@ -36,19 +36,28 @@ public record Redis(InetSocketAddress address, int database, String namespace) {
 
     /** INFO server, as name to value. */
     public Map<String, String> info() {
+        return info("server");
+    }
+
+    private Map<String, String> info(String section) {
         RedisClient client = RedisClient.create(uri());
         try (StatefulRedisConnection<String, String> c = client.connect()) {
-            Map<String, String> info = new LinkedHashMap<>();
-            for (String line : c.sync().info("server").split("\r?\n")) {
-                int colon = line.indexOf(':');
-                if (colon > 0) {
-                    info.put(line.substring(0, colon), line.substring(colon + 1).strip());
-                }
-            }
-            return info;
+            return parseInfo(c.sync().info(section));
         } finally {
             client.shutdown();
         }
+    }
+
+    /** An INFO answer as name to value. */
+    public static Map<String, String> parseInfo(String text) {
+        Map<String, String> info = new LinkedHashMap<>();
+        for (String line : text.split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                info.put(line.substring(0, colon), line.substring(colon + 1).strip());
+            }
+        }
+        return info;
     }
 
     /** Redis's pid: from INFO, if that process is a redis-server here; else the one process of that name. */
@@ -91,7 +100,8 @@ public record Redis(InetSocketAddress address, int database, String namespace) {
         }
     }
 
-    private RedisURI uri() {
+    /** Where it is, database included, for a client. */
+    public RedisURI uri() {
         return RedisURI.builder().withHost(address.getHostString()).withPort(address.getPort()).withDatabase(database).build();
     }
 }

@@ -70,14 +70,17 @@ public final class Stack implements AutoCloseable {
     public final List<ServerProcess> sidecars;
     /** Each host's app node. */
     public final List<ServerProcess> apps;
+    /** Spring Session's Redis; null for the SessionMesh systems. */
+    public final Redis redis;
     private final long redisPid;
 
     private Stack(String system, List<ServerProcess> masters, List<ServerProcess> sidecars, List<ServerProcess> apps,
-                  long redisPid) {
+                  Redis redis, long redisPid) {
         this.system = system;
         this.masters = List.copyOf(masters);
         this.sidecars = List.copyOf(sidecars);
         this.apps = List.copyOf(apps);
+        this.redis = redis;
         this.redisPid = redisPid;
     }
 
@@ -297,7 +300,7 @@ public final class Stack implements AutoCloseable {
                     a.add(app(h, wiring));
                 }
                 List<ServerProcess> apps = startAll(pool, started, a);
-                return new Stack(system, masters, sidecars, apps, redisPid);
+                return new Stack(system, masters, sidecars, apps, onSessionMesh(system) ? null : redis, redisPid);
             } catch (IOException | InterruptedException | RuntimeException | Error e) {
                 stopAll(started);
                 throw e;

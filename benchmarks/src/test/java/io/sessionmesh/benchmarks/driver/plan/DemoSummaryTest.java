@@ -32,8 +32,8 @@ class DemoSummaryTest {
             kinds.put(names[i], h);
             all.add(h);
         }
-        StackCounters.Snapshot c = new StackCounters.Snapshot(12_000, 10, 5, 24_000, 30, 3_000, 0, 0, 14_000, 5 << 20,
-                35 << 20, Map.of());
+        StackCounters.Snapshot c = new StackCounters.Snapshot(12_000, 10, 5, 24_000, 30, 3_000, 0, 0, 14_000, 0, 0,
+                5 << 20, 35 << 20, Map.of(), Map.of());
         ProcessCpu.Snapshot cpu = new ProcessCpu.Snapshot(Map.of(), Map.of(), 0);
         return new MixRun.Result(60.0, all, kinds, c, cpu, errors, 0, 0, 0);
     }

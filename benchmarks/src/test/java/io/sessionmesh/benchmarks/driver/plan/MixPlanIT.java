@@ -34,7 +34,9 @@ class MixPlanIT {
         assertEquals(0, s.path("dropped").asLong());
         assertTrue(s.path("hit_ratio").asDouble() > 0.3, "sticky routing, the sidecars served few reads: " + s);
         assertTrue(s.path("master_round_trips_per_request").asDouble() > 0, s.toString());
-        assertTrue(s.path("sidecar_calls_per_request").asDouble() > 0.5, s.toString());
+        assertTrue(s.path("store_round_trips_per_request").asDouble() > 0.5, s.toString());
+        assertTrue(s.path("store_bytes_per_request").path("received").asDouble() > 100, s.toString());
+        assertTrue(s.path("master_fence_wait_us_since_start").has("fence_wait_p99_us"), s.toString());
         assertTrue(s.path("delta_bytes").asLong() > 0 && s.path("whole_section_bytes").asLong() > s.path("delta_bytes").asLong(),
                 s.toString());
         assertTrue(s.path("master").path("writes").asLong() > 0, s.path("master").toString());
@@ -45,7 +47,7 @@ class MixPlanIT {
             assertTrue(s.path("latency_ms_by_kind").path(kind).path("count").asLong() > 0, kind + ": " + s);
         }
         String md = Files.readString(out.resolve("mix.md"));
-        assertTrue(md.contains("| sessionmesh |") && md.contains("hit ratio (reads)"), md);
+        assertTrue(md.contains("| sessionmesh |") && md.contains("hit ratio (reads)") && md.contains("store round trips"), md);
         assertTrue(Files.exists(out.resolve("sessionmesh/service-2.log")) && Files.exists(out.resolve("sessionmesh/sidecar-2.log")));
     }
 }
