@@ -47,7 +47,7 @@ public final class FlowsPlan {
 
     /** Runs the plan; answers the rounds' results. */
     public static List<List<FlowResult>> run(DriverOptions.Flows o) throws Exception {
-        Report report = RunStacks.report("Plan flows: CPU per request by process", o.describe(), o.stacks());
+        Report report = RunStacks.report("Plan flows: CPU per request by process", o.describe(), o.stacks(), o.systems());
         System.out.printf("CPU from /proc/<pid>/stat utime+stime, %d ticks a second: a process at 0.1 core for %d s gives "
                         + "%d ticks, so per-request figures are good to about 1%% at that load and better above.%n",
                 ProcessCpu.TICKS_PER_SECOND, o.duration().toSeconds(), o.duration().toSeconds() * ProcessCpu.TICKS_PER_SECOND / 10);

@@ -35,7 +35,7 @@ public final class MixPlan {
 
     /** Runs the plan; answers each system's result, in the systems' order. */
     public static Map<String, MixRun.Result> run(DriverOptions.Mix o) throws Exception {
-        Report report = RunStacks.report("Plan mix: the standard workload over HTTP", o.describe(), o.stacks());
+        Report report = RunStacks.report("Plan mix: the standard workload over HTTP", o.describe(), o.stacks(), o.systems());
         List<String> appFlags = new ArrayList<>(o.stacks().apps());
         appFlags.add("--sessionmesh.example.seed=standard"); // the cards pages need the standard seed
         Map<String, MixRun.Result> results = new LinkedHashMap<>();

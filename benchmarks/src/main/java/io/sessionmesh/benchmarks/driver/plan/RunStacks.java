@@ -39,13 +39,16 @@ final class RunStacks implements AutoCloseable {
     }
 
     /**
-     * A plan's report, begun: its options, the machine's facts and (with {@code --floor}) the loopback floor measured
-     * now, each also printed.
+     * A plan's report, begun: its options, the machine's facts (Redis's version when Spring Session is among the
+     * {@code systems}) and (with {@code --floor}) the loopback floor measured now, each also printed.
      */
-    static Report report(String title, Map<String, Object> options, DriverOptions.Stacks o) {
+    static Report report(String title, Map<String, Object> options, DriverOptions.Stacks o, List<String> systems) {
         Report report = Report.stamped(title);
         report.put("options", options);
         Map<String, Object> machine = Report.machine();
+        if (!systems.stream().allMatch(Stack::onSessionMesh)) {
+            machine.put("redis", o.redis().info().getOrDefault("redis_version", "?"));
+        }
         if (o.floor()) {
             Map<String, Object> floor = Report.floor(o.redis().address());
             machine.put("loopback_floor_us", floor);

@@ -35,6 +35,7 @@ class FlowsPlanIT {
 
         JsonNode doc = DriverRun.json(out.resolve("flows.json"));
         assertTrue(doc.path("machine").path("loopback_floor_us").path("p50").asDouble() > 0, doc.path("machine").toString());
+        assertTrue(doc.path("machine").path("redis").asText().matches("\\d+\\..*"), doc.path("machine").toString());
         assertEquals(4, doc.path("results").size(), r.output());
         for (JsonNode result : doc.path("results")) {
             String what = result.path("system").asText() + " " + result.path("flow").asText() + ": ";
