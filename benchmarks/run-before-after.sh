@@ -3,7 +3,8 @@
 # older commit in a git worktree beside the current ones, then runs each benchmark on the two builds in the order
 # old, new, new, old, so that the machine's drift over the run weighs on both alike. The load generators are the
 # current build's (the wire is the same on both sides of a refactoring; check that before using this across a
-# protocol change), except for the end-to-end closed loop, where each build runs its own client jar.
+# protocol change); in the end-to-end closed loop the current driver starts each build's own stack (--jars), so each
+# runs its own client jar in its own example service.
 #
 #   benchmarks/run-before-after.sh <old-commit> [master] [sidecar] [load]     (all three when none is named)
 #
@@ -11,8 +12,8 @@
 #          SECONDS_PER_RUN (5) each; about 3 minutes a pass.
 # sidecar: SidecarBenchmark (section 3.1) against each build's master + two sidecars, SECONDS_PER_RUN (10) each;
 #          about 4 minutes a pass.
-# load:    the load generator's closed loop (section 6), binary only, 16 users, 20 s warm-up + 60 s; about 2
-#          minutes a pass.
+# load:    the driver's mix plan, closed loop, SessionMesh only (a master, 3 hosts of a sidecar and the example
+#          service), 16 users, 20 s warm-up + 60 s; about 2 minutes a pass.
 # Results: benchmarks/results/before-after-<date>/<benchmark>-<old|new>-<pass>.json; needs wrk and redis-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,9 +83,9 @@ sidecar_pass() {
 
 load_pass() {
   local tree; tree=$(tree_of "$1")
-  java -Xms2g -Xmx2g -jar "$tree/benchmarks/target/sessionmesh-load.jar" --systems sessionmesh-binary --modes closed \
-    --warmup 20s --duration 60s --out "benchmarks/target/before-after-load-$1-$2" | tail -n 20
-  cp "benchmarks/target/before-after-load-$1-$2/load.json" "$out/load-$1-$2.json"
+  java -Xms1g -Xmx1g -jar benchmarks/target/sessionmesh-driver.jar mix --jars "$tree" --systems sessionmesh --users 16 \
+    --warmup 20s --duration 60s --floor false --out "benchmarks/target/before-after-load-$1-$2" | tail -n 20
+  cp "benchmarks/target/before-after-load-$1-$2/mix.json" "$out/load-$1-$2.json"
 }
 
 echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p); old $(git rev-parse --short "$old_rev"), new $(git rev-parse --short HEAD)"

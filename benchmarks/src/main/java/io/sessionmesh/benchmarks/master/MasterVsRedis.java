@@ -1,6 +1,6 @@
 package io.sessionmesh.benchmarks.master;
 
-import io.sessionmesh.benchmarks.workload.OneNioValues;
+import io.sessionmesh.benchmarks.serialization.OneNioValues;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;

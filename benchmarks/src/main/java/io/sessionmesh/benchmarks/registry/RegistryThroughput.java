@@ -1,6 +1,6 @@
 package io.sessionmesh.benchmarks.registry;
 
-import io.sessionmesh.benchmarks.load.ProcessCpu;
+import io.sessionmesh.benchmarks.driver.measure.ProcessCpu;
 import io.sessionmesh.benchmarks.master.MasterVsRedis;
 import io.sessionmesh.settings.Settings;
 import io.sessionmesh.wire.client.MasterConnection;

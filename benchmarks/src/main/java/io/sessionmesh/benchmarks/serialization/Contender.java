@@ -1,6 +1,5 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.serialization.attribute.AttributeCodec;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 

@@ -1,6 +1,5 @@
 package io.sessionmesh.benchmarks.serialization;
 
-import io.sessionmesh.benchmarks.workload.OneNioValues;
 import io.sessionmesh.workload.WorkloadValues;
 import io.sessionmesh.serialization.compression.CompressionOptions;
 import io.sessionmesh.serialization.compression.ValueCompressor;

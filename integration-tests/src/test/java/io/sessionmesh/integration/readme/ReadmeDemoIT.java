@@ -55,7 +55,7 @@ class ReadmeDemoIT {
     void demoCommand_inACleanCopy_buildsRunsAndPrintsItsSummary(@TempDir Path dir) throws Exception {
         Path clone = dir.resolve("sessionmesh");
         copyTrackedFiles(clone);
-        assertFalse(Files.exists(clone.resolve("demo/target")), "the copy holds build output");
+        assertFalse(Files.exists(clone.resolve("benchmarks/target")), "the copy holds build output");
         String text = runDemo(clone, readmeCommands().get(0) + SHORT_RUN);
         assertSummary(clone, text);
 
