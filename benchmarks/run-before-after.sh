@@ -9,9 +9,11 @@
 #   benchmarks/run-before-after.sh <old-commit> [master] [sidecar] [load]     (all three when none is named)
 #
 # master:  MasterVsRedis (section 2.1's 16 configurations, --io-threads 1) against each build's master and Redis,
-#          SECONDS_PER_RUN (5) each; about 3 minutes a pass.
-# sidecar: SidecarBenchmark (section 3.1) against each build's master + two sidecars, SECONDS_PER_RUN (10) each;
-#          about 4 minutes a pass.
+#          SECONDS_PER_RUN (5) each, MVR_ARGS for more of its flags ("--ops write --connections 16,64"); about 3
+#          minutes a pass.
+# sidecar: SidecarBenchmark against each build's master + two sidecars (SIDECAR_FLAGS, "--io-threads 1" by default),
+#          in both forms, SECONDS_PER_RUN (10) each, SIDECAR_BENCH_ARGS for more of its flags ("--connections 1,50");
+#          about 6 minutes a pass.
 # load:    the driver's mix plan, closed loop, SessionMesh only (a master, 3 hosts of a sidecar and the example
 #          service), 16 users, 20 s warm-up + 60 s; about 2 minutes a pass.
 # Results: benchmarks/results/before-after-<date>/<benchmark>-<old|new>-<pass>.json; needs wrk and redis-server.
@@ -56,7 +58,7 @@ master_pass() { # build pass
   pids+=($!)
   wait_port 6390; wait_port 7401
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.master.MasterVsRedis \
-    --master 127.0.0.1:7401 --redis 127.0.0.1:6390 --seconds "${SECONDS_PER_RUN:-5}" --out "$out/master-$1-$2.json"
+    --master 127.0.0.1:7401 --redis 127.0.0.1:6390 --seconds "${SECONDS_PER_RUN:-5}" ${MVR_ARGS:-} --out "$out/master-$1-$2.json"
   cleanup
 }
 
@@ -66,17 +68,18 @@ sidecar_pass() {
   pids+=($!)
   wait_port 7401
   java -Xms1g -Xmx1g -jar "$tree/slave-sidecar/target/sessionmesh-sidecar.jar" --masters 127.0.0.1:7401 --port 7510 \
-    --admin-port 7511 --io-threads 1 > /dev/null 2>&1 &
+    --admin-port 7511 ${SIDECAR_FLAGS:---io-threads 1} > /dev/null 2>&1 &
+  local hit_pid=$!
   pids+=($!)
   java -Xms1g -Xmx1g -jar "$tree/slave-sidecar/target/sessionmesh-sidecar.jar" --masters 127.0.0.1:7401 --port 7520 \
-    --admin-port 7521 --io-threads 1 --cache-max-bytes 0 > /dev/null 2>&1 &
+    --admin-port 7521 ${SIDECAR_FLAGS:---io-threads 1} --cache-max-bytes 0 > /dev/null 2>&1 &
   pids+=($!)
   redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --daemonize no --logfile "$PWD/benchmarks/target/redis.log" &
   pids+=($!)
   for p in 7510 7520 6390; do wait_port "$p"; done
   sleep 1
   java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.SidecarBenchmark \
-    --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 \
+    --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 --hit-pid "$hit_pid" ${SIDECAR_BENCH_ARGS:-} \
     --seconds "${SECONDS_PER_RUN:-10}" --out "$out/sidecar-$1-$2.json"
   cleanup
 }

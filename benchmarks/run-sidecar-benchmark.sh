@@ -22,10 +22,11 @@ echo "machine: $(nproc) cores, $(java -version 2>&1 | sed -n 1p), $(wrk --versio
 java -Xms1g -Xmx1g -jar master-store/target/sessionmesh-master.jar --port 7401 --io-threads 1 > benchmarks/target/master.log 2>&1 &
 pids+=($!)
 wait_port 7401
-java -Xms1g -Xmx1g -Xlog:gc:file=benchmarks/target/sidecar-hit-gc.log -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 127.0.0.1:7401 --port 7510 --admin-port 7511 --io-threads 1 \
+java -Xms1g -Xmx1g -Xlog:gc:file=benchmarks/target/sidecar-hit-gc.log -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 127.0.0.1:7401 --port 7510 --admin-port 7511 ${SIDECAR_FLAGS:---io-threads 1} \
   > benchmarks/target/sidecar-hit.log 2>&1 &
+hit_pid=$!
 pids+=($!)
-java -Xms1g -Xmx1g -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 127.0.0.1:7401 --port 7520 --admin-port 7521 --io-threads 1 \
+java -Xms1g -Xmx1g -jar slave-sidecar/target/sessionmesh-sidecar.jar --masters 127.0.0.1:7401 --port 7520 --admin-port 7521 ${SIDECAR_FLAGS:---io-threads 1} \
   --cache-max-bytes 0 > benchmarks/target/sidecar-miss.log 2>&1 &
 pids+=($!)
 redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --daemonize no --logfile "$PWD/benchmarks/target/redis.log" &
@@ -33,6 +34,6 @@ pids+=($!)
 for p in 7510 7520 6390; do wait_port "$p"; done
 sleep 1
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.sessionmesh.benchmarks.sidecar.SidecarBenchmark \
-  --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 \
+  --hit 127.0.0.1:7510 --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 --hit-pid "$hit_pid" \
   --seconds "${SECONDS_PER_RUN:-10}" ${SIDECAR_BENCH_ARGS:-} --out "$out/sidecar-$stamp.json" | tee benchmarks/target/sidecar-benchmark.log
 curl -s 127.0.0.1:7511/admin/stats > "$out/sidecar-hit-stats-$stamp.json" || true

@@ -4,6 +4,7 @@ import io.sessionmesh.benchmarks.driver.load.Flow;
 import io.sessionmesh.benchmarks.driver.stack.Flags;
 import io.sessionmesh.benchmarks.driver.stack.Redis;
 import io.sessionmesh.benchmarks.driver.stack.Stack;
+import io.sessionmesh.benchmarks.driver.stack.SystemSpec;
 import io.sessionmesh.settings.Settings;
 
 import java.net.InetSocketAddress;
@@ -47,7 +48,9 @@ import java.util.Map;
  * <table>
  *   <caption>Plan flows: CPU per request by process, HTTP flow by flow</caption>
  *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks ({@link Stack#SYSTEMS}), in this order</td></tr>
+ *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks ({@link Stack#SYSTEMS}), in this order;
+ *       a stack may be named, run another build's jars and flags of its own, {@code name=system@tree+sidecar:--f=v}
+ *       ({@link SystemSpec}), so that a run measures two builds or two settings side by side</td></tr>
  *   <tr><td>--flows</td><td>floor,floor-session,read,write</td><td>which flows ({@link Flow}), in this order</td></tr>
  *   <tr><td>--profile</td><td>small</td><td>what a login puts in the session, in every app: small or standard</td></tr>
  *   <tr><td>--sessions</td><td>{@value #FLOW_SESSIONS}</td><td>sessions logged in before the flows</td></tr>
@@ -63,8 +66,8 @@ import java.util.Map;
  * <table>
  *   <caption>Plan mix: the standard workload over HTTP</caption>
  *   <tr><th>flag</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order; with a Spring Session app
- *       among them every system gets the deposit pages alone</td></tr>
+ *   <tr><td>--systems</td><td>sessionmesh,spring-session</td><td>which stacks, in this order, as for flows; with a
+ *       Spring Session app among them every system gets the deposit pages alone</td></tr>
  *   <tr><td>--sessions</td><td>{@value #MIX_SESSIONS}</td><td>active sessions (the workload's 550,000 at 1/100)</td></tr>
  *   <tr><td>--users</td><td>{@value #MIX_USERS}</td><td>closed-loop users (with --rate 0)</td></tr>
  *   <tr><td>--rate</td><td>0</td><td>end-user requests a second of an open loop; 0: the closed loop</td></tr>
@@ -244,22 +247,29 @@ public final class DriverOptions {
     }
 
     /** Plan flows. */
-    public record Flows(List<String> systems, List<Flow> flows, String profile, int sessions, int connections,
+    public record Flows(List<SystemSpec> systems, List<Flow> flows, String profile, int sessions, int connections,
                         Duration warmup, Duration duration, int rounds, boolean prewarm, Stacks stacks) {
         public static Flows read(Settings s) {
-            return new Flows(s.list("systems", List.of(Stack.SESSIONMESH, Stack.SPRING_SESSION), Stack.SYSTEMS),
-                    s.list("flows", Flow.LABELS, Flow.LABELS).stream().map(Flow::of).toList(),
+            List<String> systems = s.list("systems", List.of(Stack.SESSIONMESH, Stack.SPRING_SESSION), null);
+            List<Flow> flows = s.list("flows", Flow.LABELS, Flow.LABELS).stream().map(Flow::of).toList();
+            return new Flows(null, flows,
                     s.choice("profile", "small", List.of("small", "standard")),
                     s.integer("sessions", FLOW_SESSIONS, 1, 1_000_000),
                     s.integer("connections", FLOW_CONNECTIONS, 1, 4096),
                     s.duration("warmup", Duration.ofSeconds(15), Duration.ZERO, Duration.ofHours(1)),
                     s.duration("duration", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofHours(1)),
-                    s.integer("rounds", 1, 1, MAX_ROUNDS), s.bool("prewarm", true), Stacks.read(s, "flows"));
+                    s.integer("rounds", 1, 1, MAX_ROUNDS), s.bool("prewarm", true), Stacks.read(s, "flows"))
+                    .withSystems(systems);
+        }
+
+        private Flows withSystems(List<String> tokens) {
+            return new Flows(SystemSpec.parse(tokens, stacks.jars()), flows, profile, sessions, connections, warmup,
+                    duration, rounds, prewarm, stacks);
         }
 
         public Map<String, Object> describe() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("systems", systems);
+            m.put("systems", systems.stream().map(SystemSpec::name).toList());
             m.put("flows", flows.stream().map(Flow::label).toList());
             m.put("profile", profile);
             m.put("sessions", sessions);
@@ -274,11 +284,11 @@ public final class DriverOptions {
     }
 
     /** Plan mix. */
-    public record Mix(List<String> systems, int sessions, int users, int rate, int maxConnections, int hosts,
+    public record Mix(List<SystemSpec> systems, int sessions, int users, int rate, int maxConnections, int hosts,
                       boolean sticky, Duration warmup, Duration duration, Stacks stacks) {
         public static Mix read(Settings s) {
-            return new Mix(s.list("systems", List.of(Stack.SESSIONMESH, Stack.SPRING_SESSION), Stack.SYSTEMS),
-                    s.integer("sessions", MIX_SESSIONS, 10, 1_000_000),
+            List<String> systems = s.list("systems", List.of(Stack.SESSIONMESH, Stack.SPRING_SESSION), null);
+            Mix m = new Mix(null, s.integer("sessions", MIX_SESSIONS, 10, 1_000_000),
                     s.integer("users", MIX_USERS, 1, 4096),
                     s.integer("rate", 0, 0, 1_000_000),
                     s.integer("max-connections", MIX_MAX_CONNECTIONS, 1, 4096),
@@ -287,16 +297,23 @@ public final class DriverOptions {
                     s.duration("warmup", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
                     s.duration("duration", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(24)),
                     Stacks.read(s, "mix"));
+            return new Mix(SystemSpec.parse(systems, m.stacks.jars()), m.sessions, m.users, m.rate, m.maxConnections,
+                    m.hosts, m.sticky, m.warmup, m.duration, m.stacks);
         }
 
         /** Whether every system gets the deposit pages alone: a Spring Session app is among them. */
         public boolean depositsOnly() {
-            return systems.stream().anyMatch(Stack::depositsOnly);
+            return systems.stream().map(SystemSpec::system).anyMatch(Stack::depositsOnly);
+        }
+
+        /** The system of the stack this run calls {@code name}. */
+        public String systemOf(String name) {
+            return systems.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().system();
         }
 
         public Map<String, Object> describe() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("systems", systems);
+            m.put("systems", systems.stream().map(SystemSpec::name).toList());
             m.put("pages", depositsOnly() ? "deposit pages" : "deposit and cards pages");
             m.put("sessions", sessions);
             m.put("loop", rate == 0 ? "closed, " + users + " users" : "open, " + rate + " requests/s");

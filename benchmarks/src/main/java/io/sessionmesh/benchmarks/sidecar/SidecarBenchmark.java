@@ -1,5 +1,6 @@
 package io.sessionmesh.benchmarks.sidecar;
 
+import io.sessionmesh.benchmarks.driver.measure.ProcessCpu;
 import io.sessionmesh.benchmarks.floor.LoopbackFloor;
 
 import io.sessionmesh.benchmarks.master.MasterVsRedis;
@@ -30,16 +31,18 @@ import java.util.Map;
  * Batch reads of 3 sections through the sidecar, cache hit and cache miss, at 1..64 keep-alive connections, beside
  * the TCP round-trip floor and {@code redis-benchmark GET} (1 KB values) measured in the same run.
  *
- * <p>The load is wrk (C, one thread, keep-alive, a Lua script that reads a random session of 1,000 each request
- * with {@code Accept: application/x-sessionmesh}, as the client jar does): as efficient a client as
- * redis-benchmark, so the throughput figures compare servers. The hit sidecar has every session cached (warmed
+ * <p>The load is wrk (C, one thread, keep-alive, a Lua script that reads a random session of 1,000 each request,
+ * in each form {@code --forms} names: {@code binary}, {@code Accept: application/x-sessionmesh}, as the client jar
+ * reads; {@code json}, {@code Accept: application/json}, as curl or a non-Java caller reads): as efficient a client
+ * as redis-benchmark, so the throughput figures compare servers. The hit sidecar has every session cached (warmed
  * first); the miss sidecar caches nothing ({@code --cache-max-bytes 0}), so every read goes to the master. The floor
- * is {@link LoopbackFloor}: one Redis PING at a time, on the same Redis.
+ * is {@link LoopbackFloor}: one Redis PING at a time, on the same Redis. With {@code --hit-pid}, the hit sidecar's CPU
+ * per request (from /proc) too: the figure a shared machine disturbs least.
  *
  * <pre>
  * java -cp benchmarks.jar io.sessionmesh.benchmarks.sidecar.SidecarBenchmark --hit 127.0.0.1:7510 \
  *     --miss 127.0.0.1:7520 --redis 127.0.0.1:6390 [--connections 1,4,16,50,64] [--seconds 10] \
- *     [--warmup-seconds 10]
+ *     [--warmup-seconds 10] [--forms binary,json] [--hit-pid N]
  * </pre>
  */
 public final class SidecarBenchmark {
@@ -58,18 +61,25 @@ public final class SidecarBenchmark {
         int sessions = flags.integer("sessions", 1000, 1, 1_000_000);
         Path out = flags.path("out", "benchmarks/results/sidecar.json");
         int warmup = flags.integer("warmup-seconds", 10, 0, 3600);
+        List<String> forms = flags.list("forms", List.of("binary", "json"), List.of("binary", "json"));
+        long hitPid = flags.integer("hit-pid", 0, 0, Integer.MAX_VALUE);
         flags.checkAllUsed();
 
         byte[][] values = MasterVsRedis.sectionValues();
         List<String> ids = preload(hit, sessions, values);
-        Path script = luaScript(ids);
+        Map<String, Path> scripts = new java.util.LinkedHashMap<>();
+        for (String form : forms) {
+            scripts.put(form, luaScript(ids, form.equals("json") ? "application/json" : "application/x-sessionmesh"));
+        }
         warm(hit, ids);
 
-        // Warm-up, not measured: the JIT compiles the request paths of both sidecars and of the master.
-        wrk(hit, script, 16, warmup);
-        wrk(miss, script, 16, warmup);
-        wrk(hit, script, 1, Math.max(1, warmup / 2));
-        wrk(miss, script, 1, Math.max(1, warmup / 2));
+        // Warm-up, not measured: the JIT compiles the request paths of both sidecars and of the master, in each form.
+        for (Path script : scripts.values()) {
+            wrk(hit, script, 16, warmup);
+            wrk(miss, script, 16, warmup);
+            wrk(hit, script, 1, Math.max(1, warmup / 2));
+            wrk(miss, script, 1, Math.max(1, warmup / 2));
+        }
 
         String[] r = redis.split(":");
         Map<String, Object> floor = LoopbackFloor.measure(r[0], Integer.parseInt(r[1]));
@@ -78,33 +88,40 @@ public final class SidecarBenchmark {
         System.out.println("loopback floor: " + LoopbackFloor.describe(floor));
 
         List<String> rows = new ArrayList<>();
-        StringBuilder table = new StringBuilder("| connections | cache | req/s | p50 us | p99 us | p99.9 us | p50 / floor p50 | p99 / floor p99 |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|---:|\n");
-        double hitAt50 = 0;
+        StringBuilder table = new StringBuilder("| form | connections | cache | req/s | p50 us | p99 us | p99.9 us | p50 / floor p50 | p99 / floor p99 |\n"
+                + "|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, Double> hitAt50 = new java.util.LinkedHashMap<>();
         for (int c : connections) {
-            for (String kind : List.of("hit", "miss")) {
-                Wrk w = wrk(kind.equals("hit") ? hit : miss, script, c, seconds);
-                double p50ratio = w.p50 / floorP50;
-                double p99ratio = w.p99 / floorP99;
-                System.out.printf(Locale.ROOT, "c=%-3d %-4s %,10.0f req/s p50 %6.0f p99 %6.0f p99.9 %6.0f us (x%.2f / x%.2f of the floor)%s%n",
-                        c, kind, w.rps, w.p50, w.p99, w.p999, p50ratio, p99ratio, w.errors > 0 ? " ERRORS " + w.errors : "");
-                table.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
-                        c, kind, w.rps, w.p50, w.p99, w.p999, p50ratio, p99ratio));
-                rows.add(String.format(Locale.ROOT, "{\"connections\":%d,\"cache\":\"%s\",\"requestsPerSecond\":%.0f,\"p50us\":%.1f,"
-                        + "\"p99us\":%.1f,\"p999us\":%.1f,\"maxUs\":%.1f,\"errors\":%d}", c, kind, w.rps, w.p50, w.p99, w.p999, w.max, w.errors));
-                if (c == 50 && kind.equals("hit")) {
-                    hitAt50 = w.rps;
+            for (String form : forms) {
+                for (String kind : List.of("hit", "miss")) {
+                    long ticks = kind.equals("hit") && hitPid > 0 ? ProcessCpu.ticks(hitPid) : 0;
+                    Wrk w = wrk(kind.equals("hit") ? hit : miss, scripts.get(form), c, seconds);
+                    double cpuUs = ticks == 0 ? Double.NaN
+                            : ProcessCpu.micros(ProcessCpu.ticks(hitPid) - ticks) / (w.rps * seconds);
+                    double p50ratio = w.p50 / floorP50;
+                    double p99ratio = w.p99 / floorP99;
+                    System.out.printf(Locale.ROOT, "%-6s c=%-3d %-4s %,10.0f req/s p50 %6.0f p99 %6.0f p99.9 %6.0f us (x%.2f / x%.2f of the floor)%s%s%n",
+                            form, c, kind, w.rps, w.p50, w.p99, w.p999, p50ratio, p99ratio,
+                            Double.isNaN(cpuUs) ? "" : String.format(Locale.ROOT, ", sidecar CPU %.1f us/req", cpuUs),
+                            w.errors > 0 ? " ERRORS " + w.errors : "");
+                    table.append(String.format(Locale.ROOT, "| %s | %d | %s | %,.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
+                            form, c, kind, w.rps, w.p50, w.p99, w.p999, p50ratio, p99ratio));
+                    rows.add(String.format(Locale.ROOT, "{\"form\":\"%s\",\"connections\":%d,\"cache\":\"%s\",\"requestsPerSecond\":%.0f,\"p50us\":%.1f,"
+                            + "\"p99us\":%.1f,\"p999us\":%.1f,\"maxUs\":%.1f,\"errors\":%d%s}", form, c, kind, w.rps, w.p50, w.p99, w.p999, w.max, w.errors,
+                            Double.isNaN(cpuUs) ? "" : String.format(Locale.ROOT, ",\"sidecarCpuUsPerRequest\":%.2f", cpuUs)));
+                    if (c == 50 && kind.equals("hit")) {
+                        hitAt50.put(form, w.rps);
+                    }
                 }
             }
         }
         runRedis(r[0], r[1], "set", 50, 100_000);
-        long n = Math.max(100_000, (long) (hitAt50 * seconds));
+        long n = Math.max(100_000, (long) (hitAt50.values().stream().mapToDouble(Double::doubleValue).max().orElse(0) * seconds));
         double[] get = runRedis(r[0], r[1], "get", 50, n);
         System.out.printf(Locale.ROOT, "redis-benchmark GET, 1 KB, 50 clients: %,.0f req/s, p50 %.0f us, p99 %.0f us%n",
                 get[0], get[1], get[2]);
-        if (hitAt50 > 0) {
-            System.out.printf(Locale.ROOT, "sidecar cache hit at 50 connections / redis GET at 50 clients: %.2f%n", hitAt50 / get[0]);
-        }
+        hitAt50.forEach((form, rps) -> System.out.printf(Locale.ROOT,
+                "sidecar cache hit, %s, at 50 connections / redis GET at 50 clients: %.2f%n", form, rps / get[0]));
         System.out.println();
         System.out.print(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -152,13 +169,13 @@ public final class SidecarBenchmark {
         }
     }
 
-    static Path luaScript(List<String> ids) throws IOException {
+    static Path luaScript(List<String> ids, String accept) throws IOException {
         StringBuilder lua = new StringBuilder("local paths = {\n");
         for (String id : ids) {
             lua.append("  \"/v1/sessions/").append(id).append("?sections=").append(String.join(",", SECTIONS)).append("\",\n");
         }
         lua.append("}\n")
-                .append("local headers = { [\"Accept\"] = \"application/x-sessionmesh\" }\n")
+                .append("local headers = { [\"Accept\"] = \"").append(accept).append("\" }\n")
                 .append("request = function() return wrk.format(\"GET\", paths[math.random(#paths)], headers) end\n")
                 .append("done = function(summary, latency, requests)\n")
                 .append("  local e = summary.errors\n")

@@ -2,6 +2,7 @@ package io.sessionmesh.benchmarks.driver;
 
 import io.sessionmesh.benchmarks.driver.load.Flow;
 import io.sessionmesh.benchmarks.driver.stack.Stack;
+import io.sessionmesh.benchmarks.driver.stack.SystemSpec;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class DriverOptionsTest {
     @Test
     void flows_noFlags_issue18Defaults() {
         DriverOptions.Flows o = flows();
-        assertEquals(List.of("sessionmesh", "spring-session"), o.systems());
+        assertEquals(List.of("sessionmesh", "spring-session"), o.systems().stream().map(SystemSpec::name).toList());
         assertEquals(List.of(Flow.FLOOR, Flow.FLOOR_SESSION, Flow.READ, Flow.WRITE), o.flows());
         assertTrue(!Flow.FLOOR.sendsSession() && Flow.FLOOR_SESSION.sendsSession() && Flow.READ.sendsSession());
         assertEquals("small", o.profile());
@@ -49,7 +50,7 @@ class DriverOptionsTest {
     void flows_oneSystemStandardProfile_groupAndJvmFlags() {
         DriverOptions.Flows o = flows("--systems", "drop-in", "--profile", "standard", "--flows", "write", "--jfr",
                 "--replicas", "3", "--master-jvm=-Xmx2g -XX:+UseZGC", "--jars", "/tmp/old-tree");
-        assertEquals(List.of(Stack.DROP_IN), o.systems());
+        assertEquals(List.of(Stack.DROP_IN), o.systems().stream().map(SystemSpec::system).toList());
         assertEquals(List.of(Flow.WRITE), o.flows());
         assertEquals("standard", o.profile());
         assertTrue(o.stacks().jfr());

@@ -9,6 +9,7 @@ import io.sessionmesh.benchmarks.driver.measure.ProcessCpu;
 import io.sessionmesh.benchmarks.driver.measure.StackCounters;
 import io.sessionmesh.benchmarks.driver.stack.Flags;
 import io.sessionmesh.benchmarks.driver.stack.Stack;
+import io.sessionmesh.benchmarks.driver.stack.SystemSpec;
 
 import org.HdrHistogram.Histogram;
 
@@ -58,7 +59,7 @@ public final class FlowsPlan {
         try (RunStacks run = new RunStacks(o.stacks())) {
             // every stack up and warm first, so that the systems are measured in turn, flow by flow, round after round:
             // the machine's drift then falls on both sides of each ratio alike
-            for (String system : o.systems()) {
+            for (SystemSpec system : o.systems()) {
                 Stack stack = run.start(system, 1, Flags.over(List.of("--idle-timeout", idle), o.stacks().masterFlags()),
                         appFlags(o, idle));
                 stacks.add(stack);
@@ -133,7 +134,7 @@ public final class FlowsPlan {
                 load.stop();
             }
         }
-        System.out.println(stack.system + ": pre-warmed every flow for " + o.warmup().toSeconds() + " s");
+        System.out.println(stack.name + ": pre-warmed every flow for " + o.warmup().toSeconds() + " s");
     }
 
     /** A warm-up, then the measured window: latency, answers, errors, the hit ratio and each process's CPU in it. */
@@ -160,7 +161,7 @@ public final class FlowsPlan {
             load.stop();
             StackCounters.Snapshot window = counters.snapshot().minus(countersBefore);
             double hitRatio = stack.sidecars.isEmpty() || window.reads() == 0 ? Double.NaN : window.hitRatio();
-            return FlowResult.of(stack.system, flow.label(), seconds, answersAfter - answers, errorsAfter - errors,
+            return FlowResult.of(stack.name, flow.label(), seconds, answersAfter - answers, errorsAfter - errors,
                     reconnectsAfter - reconnects, load.firstError(), h, spent, loadStart, loadEnd, hitRatio);
         }
     }
@@ -176,7 +177,7 @@ public final class FlowsPlan {
                 : b.header("Content-Type", "application/json").method(flow.method().name(), HttpRequest.BodyPublishers.ofByteArray(body));
         HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
-            throw new IllegalStateException(stack.system + ": " + flow.method() + " " + flow.path() + " answered "
+            throw new IllegalStateException(stack.name + ": " + flow.method() + " " + flow.path() + " answered "
                     + r.statusCode() + ": " + r.body());
         }
     }

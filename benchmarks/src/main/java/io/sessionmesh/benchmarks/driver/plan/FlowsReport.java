@@ -14,8 +14,9 @@ import java.util.Map;
  * the read flow, each SessionMesh system over Spring Session for CPU per request (whole stack), throughput and p99 (the
  * TCP system's figures unprefixed, the others' prefixed with their name); and the service-side cost of sessions on
  * the read flow (the service's CPU per request on the read flow minus on the floor,
- * which does the same HTTP, MVC and JSON work with no session). A figure whose inputs were not measured (a system or
- * flow left out) is absent. With several rounds ({@code --rounds}) the figures are derived for each round and judged
+ * which does the same HTTP, MVC and JSON work with no session). With named stacks ({@code --systems name=...}), each
+ * stack over the run's first too, flow by flow (CPU per request, throughput, p99): a before/after or an A/B in one run.
+ * A figure whose inputs were not measured (a system or flow left out) is absent. With several rounds ({@code --rounds}) the figures are derived for each round and judged
  * by their median ({@link #median}).
  *
  * <table>
@@ -54,6 +55,19 @@ final class FlowsReport {
                     d.put(prefix + flow + "_throughput_ratio", figure(sm.requestsPerSecond() / ss.requestsPerSecond(), ">=",
                             THROUGHPUT_RATIO_TARGET));
                     d.put(prefix + flow + "_p99_ratio", figure(sm.p99Ms() / ss.p99Ms(), "<=", P99_RATIO_TARGET));
+                }
+            }
+        }
+        // named stacks (two builds or two settings side by side): each over the run's first stack, flow by flow
+        if (!results.isEmpty() && results.stream().anyMatch(r -> !Stack.SYSTEMS.contains(r.system()))) {
+            String first = results.get(0).system();
+            for (FlowResult r : results) {
+                FlowResult base = find(results, first, r.flow());
+                if (!r.system().equals(first) && base != null) {
+                    String key = r.system() + "_over_" + first + "_" + r.flow();
+                    d.put(key + "_cpu_ratio", Map.of("value", r.stackMsPerRequest() / base.stackMsPerRequest()));
+                    d.put(key + "_throughput_ratio", Map.of("value", r.requestsPerSecond() / base.requestsPerSecond()));
+                    d.put(key + "_p99_ratio", Map.of("value", r.p99Ms() / base.p99Ms()));
                 }
             }
         }

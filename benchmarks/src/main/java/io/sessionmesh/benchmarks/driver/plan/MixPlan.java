@@ -6,6 +6,7 @@ import io.sessionmesh.benchmarks.driver.load.SessionSet;
 import io.sessionmesh.benchmarks.driver.measure.ProcessCpu;
 import io.sessionmesh.benchmarks.driver.measure.StackCounters;
 import io.sessionmesh.benchmarks.driver.stack.Stack;
+import io.sessionmesh.benchmarks.driver.stack.SystemSpec;
 import io.sessionmesh.workload.Scale;
 
 import org.HdrHistogram.Histogram;
@@ -41,8 +42,9 @@ public final class MixPlan {
         Map<String, MixRun.Result> results = new LinkedHashMap<>();
         List<MixRun> runs = new ArrayList<>();
         try (RunStacks stacks = new RunStacks(o.stacks())) {
-            for (String system : o.systems()) {
-                Stack stack = stacks.start(system, o.hosts(), o.stacks().masterFlags(), appFlags);
+            for (SystemSpec spec : o.systems()) {
+                String system = spec.name();
+                Stack stack = stacks.start(spec, o.hosts(), o.stacks().masterFlags(), appFlags);
                 MixRun run = new MixRun(stack, new SessionSet(o.sessions(), o.hosts(), o.sticky(), o.depositsOnly(), true),
                         o.sessions(), true);
                 runs.add(run);
@@ -53,7 +55,7 @@ public final class MixPlan {
                 System.out.printf("%s: logged %,d sessions in (%.1f s)%n", system, o.sessions(), (System.nanoTime() - t0) / 1e9);
             }
             for (MixRun run : runs) {
-                String system = run.stack.system;
+                String system = run.stack.name;
                 run.start(o.users(), o.rate(), o.maxConnections());
                 System.out.printf("%s: %s, Zipf 0.99 over %,d sessions, %s, %,.1f new sessions/s; warm-up %d s, then %d s%n",
                         system, o.rate() == 0 ? o.users() + " users" : "open loop at " + o.rate() + " requests/s",
@@ -93,7 +95,7 @@ public final class MixPlan {
                     Report.f(Report.ms(h, 99), 2), Report.f(Report.ms(h, 99.9), 2), Report.f(h.getMaxValue() / 1e3, 2),
                     String.valueOf(r.errorCount()), String.valueOf(r.expired()), String.valueOf(r.dropped())));
             long writes = c.master().getOrDefault("writes", 0L);
-            boolean sm = Stack.onSessionMesh(system);
+            boolean sm = Stack.onSessionMesh(o.systemOf(system));
             store.add(List.of(system, Report.f(r.perRequest(c.sidecarCalls()), 2),
                     Report.f(r.perRequest(c.linkBytesSent()), 0) + " / " + Report.f(r.perRequest(c.linkBytesReceived()), 0),
                     sm ? Report.f(100 * c.hitRatio(), 1) + "%" : "", sm ? Report.f(100 * c.sectionHitRatio(), 1) + "%" : "",

@@ -6,6 +6,7 @@ import io.sessionmesh.benchmarks.driver.load.HttpLoad;
 import io.sessionmesh.benchmarks.driver.load.SessionSet;
 import io.sessionmesh.benchmarks.driver.stack.Flags;
 import io.sessionmesh.benchmarks.driver.stack.Stack;
+import io.sessionmesh.benchmarks.driver.stack.SystemSpec;
 import io.sessionmesh.benchmarks.floor.LoopbackFloor;
 
 import java.util.ArrayList;
@@ -42,11 +43,11 @@ final class RunStacks implements AutoCloseable {
      * A plan's report, begun: its options, the machine's facts (Redis's version when Spring Session is among the
      * {@code systems}) and (with {@code --floor}) the loopback floor measured now, each also printed.
      */
-    static Report report(String title, Map<String, Object> options, DriverOptions.Stacks o, List<String> systems) {
+    static Report report(String title, Map<String, Object> options, DriverOptions.Stacks o, List<SystemSpec> systems) {
         Report report = Report.stamped(title);
         report.put("options", options);
         Map<String, Object> machine = Report.machine();
-        if (!systems.stream().allMatch(Stack::onSessionMesh)) {
+        if (!systems.stream().map(SystemSpec::system).allMatch(Stack::onSessionMesh)) {
             machine.put("redis", o.redis().info().getOrDefault("redis_version", "?"));
         }
         if (o.floor()) {
@@ -60,17 +61,26 @@ final class RunStacks implements AutoCloseable {
         return report;
     }
 
-    /** Starts {@code system}'s stack of {@code hosts} hosts with these master and app flags (the user's among them). */
-    Stack start(String system, int hosts, List<String> masterFlags, List<String> appFlags) throws Exception {
-        System.out.println("starting " + system + (hosts > 1 ? " on " + hosts + " hosts" : "")
+    /**
+     * Starts the stack {@code spec} names, of {@code hosts} hosts, with these master and app flags (the user's among
+     * them) and the stack's own flags over them.
+     */
+    Stack start(SystemSpec spec, int hosts, List<String> masterFlags, List<String> appFlags) throws Exception {
+        String system = spec.system();
+        System.out.println("starting " + spec.name() + (spec.name().equals(system) ? "" : " (" + system + " from "
+                + spec.jars() + (spec.masterFlags().isEmpty() ? "" : ", masters " + spec.masterFlags())
+                + (spec.sidecarFlags().isEmpty() ? "" : ", sidecars " + spec.sidecarFlags()) + ")")
+                + (hosts > 1 ? " on " + hosts + " hosts" : "")
                 + (o.replicas() > 1 && Stack.onSessionMesh(system) ? ", a master group of " + o.replicas() : ""));
         redisUsed |= !Stack.onSessionMesh(system);
-        Stack stack = Stack.builder(system, o.jars()).hosts(hosts).replicas(o.replicas()).jvm(name -> jvm(system, name))
-                .masterFlags(masterFlags).sidecarFlags(Flags.over(List.of("--vnodes", String.valueOf(SIDECAR_VNODES)),
-                        o.sidecarFlags())).appFlags(appFlags).redis(o.redis())
-                .logs(o.out().resolve(system)).start();
+        List<String> sidecarFlags = Flags.over(Flags.over(List.of("--vnodes", String.valueOf(SIDECAR_VNODES)),
+                o.sidecarFlags()), spec.sidecarFlags());
+        Stack stack = Stack.builder(system, spec.jars()).name(spec.name()).hosts(hosts).replicas(o.replicas())
+                .jvm(name -> jvm(spec.name(), name)).masterFlags(Flags.over(masterFlags, spec.masterFlags()))
+                .sidecarFlags(sidecarFlags).appFlags(appFlags).redis(o.redis())
+                .logs(o.out().resolve(spec.name())).start();
         started.add(stack);
-        System.out.println(system + " processes: " + stack.pidsByRole());
+        System.out.println(spec.name() + " processes: " + stack.pidsByRole());
         return stack;
     }
 
@@ -84,10 +94,10 @@ final class RunStacks implements AutoCloseable {
         try (HttpLoad load = new HttpLoad(stack.appAddresses())) {
             load.closedLoop(Math.min(LOGIN_USERS, count), sessions.fill()).get(LOGIN_TIMEOUT_MINUTES, TimeUnit.MINUTES);
             if (load.errorCount() > 0 || !sessions.full()) {
-                throw new IllegalStateException(stack.system + ": logging the sessions in failed: " + load.firstError());
+                throw new IllegalStateException(stack.name + ": logging the sessions in failed: " + load.firstError());
             }
         }
-        System.out.printf("%s: logged in %,d sessions in %.1f s%n", stack.system, count, (System.nanoTime() - t0) / 1e9);
+        System.out.printf("%s: logged in %,d sessions in %.1f s%n", stack.name, count, (System.nanoTime() - t0) / 1e9);
         return sessions;
     }
 
@@ -110,7 +120,7 @@ final class RunStacks implements AutoCloseable {
             try {
                 s.close();
             } catch (RuntimeException e) {
-                System.err.println("could not stop every process of " + s.system + ": " + e);
+                System.err.println("could not stop every process of " + s.name + ": " + e);
             }
         }
         started.clear();

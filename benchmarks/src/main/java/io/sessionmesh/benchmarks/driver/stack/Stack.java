@@ -64,6 +64,8 @@ public final class Stack implements AutoCloseable {
     public static final Duration LEASE_TIMEOUT = Duration.ofSeconds(90);
 
     public final String system;
+    /** What the run calls this stack: its system's name, or the name {@code --systems} gave it ({@link SystemSpec}). */
+    public final String name;
     /** The master, or each replica of the group; none for Spring Session. */
     public final List<ServerProcess> masters;
     /** Each host's sidecar; none for Spring Session. */
@@ -74,9 +76,10 @@ public final class Stack implements AutoCloseable {
     public final Redis redis;
     private final long redisPid;
 
-    private Stack(String system, List<ServerProcess> masters, List<ServerProcess> sidecars, List<ServerProcess> apps,
-                  Redis redis, long redisPid) {
+    private Stack(String system, String name, List<ServerProcess> masters, List<ServerProcess> sidecars,
+                  List<ServerProcess> apps, Redis redis, long redisPid) {
         this.system = system;
+        this.name = name;
         this.masters = List.copyOf(masters);
         this.sidecars = List.copyOf(sidecars);
         this.apps = List.copyOf(apps);
@@ -157,6 +160,7 @@ public final class Stack implements AutoCloseable {
     public static final class Builder {
         private final String system;
         private final Path jars;
+        private String name;
         private int hosts = 1;
         private int replicas = 1;
         private Function<String, List<String>> jvm = name -> List.of();
@@ -174,6 +178,13 @@ public final class Stack implements AutoCloseable {
         private Builder(String system, Path jars) {
             this.system = system;
             this.jars = jars;
+            this.name = system;
+        }
+
+        /** What the run calls the stack (default: its system's name). */
+        public Builder name(String n) {
+            this.name = n;
+            return this;
         }
 
         /** Hosts: each a sidecar and an app node (default 1). */
@@ -300,7 +311,7 @@ public final class Stack implements AutoCloseable {
                     a.add(app(h, wiring));
                 }
                 List<ServerProcess> apps = startAll(pool, started, a);
-                return new Stack(system, masters, sidecars, apps, onSessionMesh(system) ? null : redis, redisPid);
+                return new Stack(system, name, masters, sidecars, apps, onSessionMesh(system) ? null : redis, redisPid);
             } catch (IOException | InterruptedException | RuntimeException | Error e) {
                 stopAll(started);
                 throw e;

@@ -104,6 +104,21 @@ class FlowsReportTest {
     }
 
     /** One round of SessionMesh and Spring Session on the write flow: SessionMesh's stack spends {@code smTicks} ticks. */
+    @Test
+    void derive_namedStacks_eachOverTheRunsFirst_flowByFlow() {
+        List<FlowResult> results = List.of(
+                result("before", "write", 5_000, 10, ticks("service", 100, "sidecar", 40, "master", 10)),
+                result("after", "write", 6_000, 8, ticks("service", 100, "sidecar", 40, "master", 4)),
+                result("before", "read", 10_000, 4, ticks("service", 150, "sidecar", 40, "master", 0)));
+        Map<String, Object> d = FlowsReport.derive(results);
+        // write: before 1.5 s / 5,000 = 0.3 ms a request; after 1.44 s / 6,000 = 0.24 ms
+        assertEquals(0.8, value(d, "after_over_before_write_cpu_ratio"), 1e-9);
+        assertEquals(1.2, value(d, "after_over_before_write_throughput_ratio"), 1e-9);
+        assertEquals(0.8, value(d, "after_over_before_write_p99_ratio"), 1e-9);
+        assertFalse(d.containsKey("after_over_before_read_cpu_ratio"), "no read of after to compare");
+        assertFalse(d.containsKey("write_cpu_ratio"), "no Spring Session in the run");
+    }
+
     private static List<FlowResult> writeRound(long smTicks) {
         return List.of(result("sessionmesh", "write", 5_000, 10, ticks("service", smTicks, "sidecar", 0, "master", 0)),
                 result("spring-session", "write", 2_000, 40, ticks("app", 160, "redis", 0)));
