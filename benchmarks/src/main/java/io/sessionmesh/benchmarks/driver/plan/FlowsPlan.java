@@ -94,9 +94,10 @@ public final class FlowsPlan {
                 rounds.add(results);
             }
         }
-        FlowsReport.write(report, rounds);
+        List<String> names = o.systems().stream().map(SystemSpec::name).toList();
+        FlowsReport.write(report, rounds, names);
         System.out.println();
-        System.out.print(FlowsReport.markdown(rounds));
+        System.out.print(FlowsReport.markdown(rounds, names));
         System.out.println("\nwritten: " + report.write(o.stacks().out(), "flows") + " and flows.md");
         return rounds;
     }

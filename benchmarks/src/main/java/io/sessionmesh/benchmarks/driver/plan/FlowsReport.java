@@ -40,8 +40,16 @@ final class FlowsReport {
     private FlowsReport() {
     }
 
-    /** The derived figures, by name; each with its value, its target and whether it is met. */
+    /** As {@link #derive(List, List)}, the stacks in the order the results first name them. */
     static Map<String, Object> derive(List<FlowResult> results) {
+        return derive(results, results.stream().map(FlowResult::system).distinct().toList());
+    }
+
+    /**
+     * The derived figures, by name; each with its value, its target and whether it is met. {@code stacks}: the run's
+     * stacks in {@code --systems} order (the turn rotates within a round, so the results' order is not theirs).
+     */
+    static Map<String, Object> derive(List<FlowResult> results, List<String> stacks) {
         Map<String, Object> d = new LinkedHashMap<>();
         for (String system : List.of(Stack.SESSIONMESH, Stack.SESSIONMESH_UNIX, Stack.DROP_IN)) {
             // the TCP system's keys as they always were; the others' prefixed with their name
@@ -59,8 +67,8 @@ final class FlowsReport {
             }
         }
         // named stacks (two builds or two settings side by side): each over the run's first stack, flow by flow
-        if (!results.isEmpty() && results.stream().anyMatch(r -> !Stack.SYSTEMS.contains(r.system()))) {
-            String first = results.get(0).system();
+        if (!stacks.isEmpty() && stacks.stream().anyMatch(name -> !Stack.SYSTEMS.contains(name))) {
+            String first = stacks.get(0);
             for (FlowResult r : results) {
                 FlowResult base = find(results, first, r.flow());
                 if (!r.system().equals(first) && base != null) {
@@ -164,12 +172,12 @@ final class FlowsReport {
     }
 
     /** Every round's table and derived figures (headed by its number when there are several), then their medians. */
-    static String markdown(List<List<FlowResult>> rounds) {
-        return markdown(rounds, rounds.stream().map(FlowsReport::derive).toList());
+    static String markdown(List<List<FlowResult>> rounds, List<String> stacks) {
+        return markdownOf(rounds, rounds.stream().map(r -> derive(r, stacks)).toList());
     }
 
     /** As {@link #markdown(List)}, with each round's figures already derived. */
-    private static String markdown(List<List<FlowResult>> rounds, List<Map<String, Object>> derived) {
+    private static String markdownOf(List<List<FlowResult>> rounds, List<Map<String, Object>> derived) {
         if (rounds.size() == 1) {
             return markdown(rounds.get(0), derived.get(0));
         }
@@ -201,7 +209,7 @@ final class FlowsReport {
      * Puts into {@code report} every result with its round, each round's derived figures (with several), the derived
      * figures (the one round's, or the rounds' medians), and the tables.
      */
-    static void write(Report report, List<List<FlowResult>> rounds) {
+    static void write(Report report, List<List<FlowResult>> rounds, List<String> stacks) {
         List<Object> results = new ArrayList<>();
         List<Map<String, Object>> derivedByRound = new ArrayList<>();
         for (int i = 0; i < rounds.size(); i++) {
@@ -211,13 +219,13 @@ final class FlowsReport {
                 m.putAll(r.describe());
                 results.add(m);
             }
-            derivedByRound.add(derive(rounds.get(i)));
+            derivedByRound.add(derive(rounds.get(i), stacks));
         }
         report.put("results", results);
         if (rounds.size() > 1) {
             report.put("derived_by_round", derivedByRound);
         }
         report.put("derived", rounds.size() == 1 ? derivedByRound.get(0) : median(derivedByRound));
-        report.text(markdown(rounds, derivedByRound));
+        report.text(markdownOf(rounds, derivedByRound));
     }
 }
