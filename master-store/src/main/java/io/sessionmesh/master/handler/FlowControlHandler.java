@@ -98,7 +98,7 @@ public final class FlowControlHandler extends ChannelDuplexHandler implements Fr
         }
     }
 
-    /** An answer was made: in flight from now (the write lane's, written past this handler, as well). On the loop. */
+    /** An answer was made: in flight from now. On the loop. */
     void made() {
         if (++inFlight >= maxInFlight && ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);

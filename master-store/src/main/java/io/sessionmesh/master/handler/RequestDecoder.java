@@ -5,7 +5,6 @@ import io.sessionmesh.wire.protocol.InvalidFrame;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
-import io.sessionmesh.wire.protocol.WriteBodyLender;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.Status;
@@ -20,31 +19,17 @@ import org.slf4j.LoggerFactory;
  * {@link Received} (its {@link MasterRequest}); a holder's confirmation of a push becomes a {@link PushConfirmed}; a
  * frame whose header or body is wrong becomes a {@link Rejected} that names the problem (BAD_REQUEST, TOO_LARGE,
  * UNSUPPORTED_VERSION; INTERNAL for a decoding bug, logged), answered in its turn. Every frame is released here.
- *
- * <p>With {@code lendWriteBodies} (a master that is not a replica of a group), a WRITE is decoded from its thread's
- * {@link WriteBodyLender} array and the array taken back once the handlers after this one have returned: the data
- * handler applies and answers a WRITE within its call, so nothing holds the request past it.
  */
 public final class RequestDecoder extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(RequestDecoder.class);
 
     private final BinaryTransportCodec codec;
     private final ServerCounters counters;
-    private final boolean lendWriteBodies;
 
     /** A decoder that gives every request its own copy of its body. */
     public RequestDecoder(BinaryTransportCodec codec, ServerCounters counters) {
-        this(codec, counters, false);
-    }
-
-    /**
-     * @param lendWriteBodies whether a WRITE may be decoded from the thread's {@link WriteBodyLender}: only where every
-     *     handler after this one is done with a WRITE when its {@code channelRead} returns
-     */
-    public RequestDecoder(BinaryTransportCodec codec, ServerCounters counters, boolean lendWriteBodies) {
         this.codec = codec;
         this.counters = counters;
-        this.lendWriteBodies = lendWriteBodies;
     }
 
     @Override
@@ -73,12 +58,9 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
                 return;
             }
             counters.requests.increment();
-            WriteBodyLender lender = lendWriteBodies && frame.opcode() == Opcodes.WRITE ? WriteBodyLender.current() : null;
-            MasterRequest.Write lent = null;
             MasterRequest<?> request;
             try {
-                lent = lender == null ? null : lender.decode(frame, codec); // null: not lent, decoded as any request
-                request = lent != null ? lent : MasterRequest.decode(frame, codec);
+                request = MasterRequest.decode(frame, codec);
             } catch (MalformedMessageException e) {
                 counters.errors.increment();
                 ctx.fireChannelRead(new Rejected(new MasterAnswer.Error(frame.opcode(), frame.requestId(), e.status(),
@@ -91,13 +73,7 @@ public final class RequestDecoder extends ChannelInboundHandlerAdapter {
                         Opcodes.name(frame.opcode()) + " failed: " + e), false));
                 return;
             }
-            try {
-                ctx.fireChannelRead(new Received(frame.requestId(), request));
-            } finally {
-                if (lent != null) {
-                    lender.giveBack(lent);
-                }
-            }
+            ctx.fireChannelRead(new Received(frame.requestId(), request));
         } finally {
             frame.release();
         }

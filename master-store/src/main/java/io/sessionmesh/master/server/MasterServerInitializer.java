@@ -13,7 +13,6 @@ import io.sessionmesh.master.handler.PushHandler;
 import io.sessionmesh.master.handler.RegistrationHandler;
 import io.sessionmesh.master.handler.RequestDecoder;
 import io.sessionmesh.master.handler.ServerCounters;
-import io.sessionmesh.master.handler.WriteLane;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
 import io.sessionmesh.wire.protocol.FrameDecoder;
@@ -38,10 +37,7 @@ import java.util.concurrent.ScheduledExecutorService;
  *  idle       IdleCloser             closes a connection nothing was read from for connection-idle-timeout
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
  *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
- *  writes     WriteLane              outside a group only: the usual WRITE decoded, applied and answered in one call,
- *                                    its answer written from the data handler's place; anything else passes on
- *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected; outside a group, a
- *                                    WRITE's body is lent from the loop's one array (WriteBodyLender) for the call
+ *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
  *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
  *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
@@ -100,11 +96,8 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("idle", new IdleCloser(config.connectionIdleTimeout().toMillis(), counters))
                 .addLast("frames", new FrameDecoder(config.maxFrameBytes()))
                 .addLast("encoder", new FrameEncoder(codec, flow, true));
-        if (group == null) { // a replica's writes wait for the group's log
-            ch.pipeline().addLast("writes", new WriteLane(store, registration, flow, counters, codec));
-        }
         ch.pipeline()
-                .addLast("requests", new RequestDecoder(codec, counters, group == null)) // a group's writes outlive the read
+                .addLast("requests", new RequestDecoder(codec, counters))
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)
                 .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters, group));

@@ -73,9 +73,8 @@ final class Session {
     /**
      * Records a use. A release store, not a volatile one: the time only has to become visible, not ordered
      * against later loads, and a volatile store costs a full fence on every read of the session. Skipped when
-     * the millisecond has not changed, to spare the cache line, and when {@code now} is older than the last use: a
-     * write lane applies a read's writes at one clock reading ({@code WriteLane}), which another loop may have passed
-     * meanwhile, and the last use never goes back.
+     * the millisecond has not changed, to spare the cache line, and when {@code now} is older than the last use
+     * (another event loop may have read the clock later and touched it first): the last use never goes back.
      */
     void touch(long now) {
         if (now > lastAccess) {

@@ -5,7 +5,6 @@ import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.InvalidFrame;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
-import io.sessionmesh.wire.protocol.WriteBodyLender;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.EncodedSection;
 import io.sessionmesh.wire.transport.ReadRequest;
@@ -132,60 +131,10 @@ class RequestDecoderTest {
         return new Frame(Opcodes.WRITE, 0, 0, id, Unpooled.directBuffer().writeBytes(body));
     }
 
-    /** What a handler after a lending decoder sees of each WRITE during its call: the value it applies. */
-    private static final class Applier extends ChannelInboundHandlerAdapter {
-        final List<MasterRequest.Write> writes = new ArrayList<>();
-        final List<Byte> applied = new ArrayList<>();
-        boolean failNext;
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            MasterRequest.Write w = (MasterRequest.Write) ((Received) msg).request();
-            writes.add(w);
-            applied.add(EncodedSection.empty("cart").apply(w.message().encoded(), 0, 1).attribute("v")[0]);
-            if (failNext) {
-                failNext = false;
-                throw new IllegalStateException("a handler failed");
-            }
-        }
-    }
-
     @Test
-    void lendingDecoder_pipelinedWrites_eachReadsItsOwnBytesDuringItsCall_andIsRevokedAfter() {
-        Applier applier = new Applier();
-        EmbeddedChannel lending = new EmbeddedChannel(new RequestDecoder(codec, counters, true), applier);
-        long before = WriteBodyLender.current().lent();
-        Frame first = writeFrame(codec, 1, "s1", (byte) 1);
-        lending.writeInbound(first, writeFrame(codec, 2, "s2", (byte) 2), writeFrame(codec, 3, "s3", (byte) 3));
-        assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), applier.applied, "one array, each write its own bytes in turn");
-        assertEquals(before + 3, WriteBodyLender.current().lent(), "all three were lent the thread's array");
-        for (MasterRequest.Write w : applier.writes) {
-            assertThrows(IllegalStateException.class, () -> w.message().deltas(), "taken back once its call returned");
-        }
-        assertEquals("s1", applier.writes.get(0).message().sessionId());
-        assertEquals(0, first.refCnt());
-    }
-
-    @Test
-    void lendingDecoder_aHandlerThatThrows_stillGetsTheArrayBack() {
-        Applier applier = new Applier();
-        applier.failNext = true;
-        EmbeddedChannel lending = new EmbeddedChannel(new RequestDecoder(codec, counters, true), applier);
-        long before = WriteBodyLender.current().lent();
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> lending.writeInbound(writeFrame(codec, 1, "s1", (byte) 1)));
-        assertEquals("a handler failed", e.getMessage());
-        lending.writeInbound(writeFrame(codec, 2, "s2", (byte) 2));
-        assertEquals(List.of((byte) 1, (byte) 2), applier.applied);
-        assertEquals(before + 2, WriteBodyLender.current().lent(), "the second write was lent the array too: it came back");
-    }
-
-    @Test
-    void decoderThatDoesNotLend_writeKeepsItsBytesAfterTheCall() {
-        long before = WriteBodyLender.current().lent();
+    void write_keepsItsBytesAfterTheCall() {
         ch.writeInbound(writeFrame(codec, 1, "s1", (byte) 4));
         MasterRequest.Write w = (MasterRequest.Write) ((Received) ch.readInbound()).request();
-        assertEquals(before, WriteBodyLender.current().lent());
         assertEquals(4, w.message().deltas().get(0).set().get("v")[0]);
     }
 

@@ -3,7 +3,6 @@ package io.sessionmesh.master.server;
 import io.sessionmesh.master.coherence.HolderRegistry;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
-import io.sessionmesh.master.handler.WriteLane;
 import io.sessionmesh.wire.protocol.FrameHeader;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.master.store.SessionStore;
@@ -133,7 +132,7 @@ class MasterPipelineTest {
     }
 
     @Test
-    void pipelinedWrites_outsideAGroup_areLentTheLoopsArray_andEachStoresItsOwnBytes() {
+    void pipelinedWrites_inOneRead_eachStoresItsOwnBytes() {
         EmbeddedChannel ch = channel(100);
         String[] ids = new String[3];
         for (int i = 0; i < ids.length; i++) {
@@ -141,7 +140,7 @@ class MasterPipelineTest {
             byte[] body = next(ch).body();
             ids[i] = new String(body, 8, body.length - 8, StandardCharsets.US_ASCII);
         }
-        // a long body, then shorter ones in the same read: each must be read within its own length from the one array
+        // a long body, then shorter ones in the same read: each must be read within its own length
         int[] sizes = {900, 40, 300};
         ByteBuf batch = Unpooled.buffer();
         for (int i = 0; i < ids.length; i++) {
@@ -150,15 +149,12 @@ class MasterPipelineTest {
             batch.writeBytes(request(Opcodes.WRITE, 10 + i, codec.encode(new WriteRequest(ids[i], List.of(
                     new SectionDelta("cart", Map.of("n", value), List.of()))))));
         }
-        long lentBefore = io.sessionmesh.wire.protocol.WriteBodyLender.current().lent();
         ch.writeInbound(batch);
         for (int i = 0; i < ids.length; i++) {
             Answer w = next(ch);
             assertEquals(10 + i, w.requestId());
             assertEquals(Status.OK, w.status());
         }
-        assertEquals(lentBefore + 3, io.sessionmesh.wire.protocol.WriteBodyLender.current().lent(),
-                "a master outside a group lends WRITE bodies");
         for (int i = 0; i < ids.length; i++) {
             byte[] stored = store.read(new ReadRequest(ids[i], List.of("cart"))).sections().get(0).attribute("n");
             assertEquals(sizes[i], stored.length);
@@ -308,30 +304,16 @@ class MasterPipelineTest {
         assertEquals(Status.OK, next(writer).status(), "the connection takes requests again");
     }
 
-    // ---- the write lane (WriteLane): the usual WRITE answered where its frame arrives ----
-
-    /** What the write lane passed on to the request decoder, in order (a handler right after it). */
-    private static List<Object> passedOn(EmbeddedChannel ch) {
-        List<Object> seen = new java.util.ArrayList<>();
-        ch.pipeline().addAfter("writes", "passed-on", new io.netty.channel.ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
-                seen.add(msg instanceof io.sessionmesh.wire.protocol.Frame f ? Opcodes.name(f.opcode()) : msg);
-                ctx.fireChannelRead(msg);
-            }
-        });
-        return seen;
-    }
+    // ---- writes: answers, errors, flow control, the encoder's batches ----
 
     /**
-     * Writes of every shape the lane takes (several deltas, a new section beside known ones, a name beyond ASCII, an
-     * id of 128 characters, versions past one varint byte) are answered there, and their answers are the bytes the
-     * data handler's {@code MasterAnswer.Write} has: the WRITE_RESULT of the model, then the session's times.
+     * Writes of every shape (several deltas, a new section beside known ones, a name beyond ASCII, an id of 128
+     * characters, versions past one varint byte) are answered with the WRITE_RESULT of the model, then the session's
+     * times.
      */
     @Test
-    void usualWrites_areAnsweredInTheLane_withTheBytesOfTheModelsResult() {
+    void writes_ofEveryShape_areAnsweredWithTheBytesOfTheModelsResult() {
         EmbeddedChannel ch = channel(1000);
-        List<Object> passed = passedOn(ch);
         String longId = "L".repeat(128);
         store.createWithId(longId, null, null, null);
         String shortId = store.create().id();
@@ -366,64 +348,16 @@ class MasterPipelineTest {
                         sent.getInt(4) + " left, then " + expectedTimes.getInt(4));
             }
         }
-        assertEquals(List.of(), passed, "every write was the lane's");
         assertEquals(requestsBefore + requestId, stat("requests"), "each write counted once");
     }
 
     /**
-     * The writes of one read share one reading of the store's clock (at most {@code MAX_WRITES_PER_CLOCK_READING} of them),
-     * and the next read reads it again: a session written in a later read is used at the later time. The clock here
-     * moves a second at every reading.
+     * A READ, a WRITE asking for whole sections (the data handler sends them), a WRITE that does not decode (the request
+     * decoder names what is wrong, and the connection goes on), and a store's refusals, each answered with its status.
      */
     @Test
-    void writesOfOneRead_shareOneClockReading_andTheNextReadReadsItAgain() {
-        AtomicLong readings = new AtomicLong();
-        SessionStore timed = new SessionStore(StoreLimits.builder().build(), () -> 1_000_000 + 1000 * readings.incrementAndGet());
-        String id = timed.create().id();
-        EmbeddedChannel ch = channel(timed, 1000);
-        byte[] body = codec.encode(new WriteRequest(id, List.of(new SectionDelta("cart", Map.of("n", new byte[] {1}),
-                List.of()))));
-
-        long before = readings.get();
-        ch.writeInbound(Unpooled.wrappedBuffer(request(Opcodes.WRITE, 1, body), request(Opcodes.WRITE, 2, body)));
-        assertEquals(Status.OK, next(ch).status());
-        assertEquals(Status.OK, next(ch).status());
-        long firstReading = readings.get();
-        assertEquals(before + 1, firstReading, "two writes of one read, one reading");
-        long firstAccess = timed.describe(id).lastAccess();
-
-        long beforeSecond = readings.get();
-        ch.writeInbound(request(Opcodes.WRITE, 3, body));
-        assertEquals(Status.OK, next(ch).status());
-        long secondReading = readings.get();
-        assertEquals(beforeSecond + 1, secondReading, "the next read reads the clock again");
-        assertEquals(firstAccess + 1000 * (secondReading - firstReading), timed.describe(id).lastAccess(),
-                "the next read's write is used at that read's time");
-
-        int many = 2 * WriteLane.MAX_WRITES_PER_CLOCK_READING + 1;
-        ByteBuf batch = Unpooled.buffer();
-        for (int i = 0; i < many; i++) {
-            batch.writeBytes(request(Opcodes.WRITE, 10 + i, body));
-        }
-        before = readings.get();
-        ch.writeInbound(batch);
-        for (int i = 0; i < many; i++) {
-            assertEquals(Status.OK, next(ch).status());
-        }
-        assertEquals(before + 3, readings.get(), many + " writes in one read: the clock read again after every "
-                + WriteLane.MAX_WRITES_PER_CLOCK_READING);
-        assertEquals(3 + many, timed.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version());
-    }
-
-    /**
-     * What the lane does not take passes on and is answered as before: a READ; a WRITE asking for whole sections (the
-     * data handler sends them); a WRITE that does not decode (the request decoder names what is wrong, and the loop's
-     * array is free again for the next write); a store's refusal is answered with its status by the lane itself.
-     */
-    @Test
-    void whatTheLaneDoesNotTake_passesOn_andErrorsKeepTheirStatus() {
+    void writes_wholeSectionsMalformedAndRefused_keepTheirStatus() {
         EmbeddedChannel ch = channel(100);
-        List<Object> passed = passedOn(ch);
         String id = store.create().id();
         ch.writeInbound(request(Opcodes.READ, 1, codec.encode(new ReadRequest(id, List.of("cart")))));
         assertEquals(Status.OK, next(ch).status());
@@ -443,12 +377,9 @@ class MasterPipelineTest {
         assertEquals(Status.BAD_REQUEST, refused.status());
         assertEquals(3, refused.requestId());
         assertTrue(refused.text().startsWith("WRITE: "), refused.text());
-        assertEquals(List.of("READ", "WRITE", "WRITE"), passed);
 
-        long lent = io.sessionmesh.wire.protocol.WriteBodyLender.current().lent();
         ch.writeInbound(request(Opcodes.WRITE, 4, body));
-        assertEquals(Status.OK, next(ch).status(), "the connection and the loop's array go on");
-        assertEquals(lent + 1, io.sessionmesh.wire.protocol.WriteBodyLender.current().lent());
+        assertEquals(Status.OK, next(ch).status(), "the connection goes on");
 
         long errors = stat("errors");
         ch.writeInbound(request(Opcodes.WRITE, 5, codec.encode(new WriteRequest("noSuchSession", List.of(
@@ -462,13 +393,12 @@ class MasterPipelineTest {
         assertEquals(Status.CONFLICT, conflict.status());
         assertTrue(conflict.text().contains("\"cart\" is at version 2, not 1"), conflict.text());
         assertEquals(errors + 2, stat("errors"));
-        assertEquals(List.of("READ", "WRITE", "WRITE"), passed, "the lane answered the store's refusals itself");
         assertEquals(2, store.read(new ReadRequest(id, List.of("cart"))).sections().get(0).version(), "nothing applied");
     }
 
-    /** The lane's answers count in flight: past max-in-flight a WRITE passes on to be refused, and reading stops. */
+    /** Write answers count in flight: past max-in-flight a WRITE is refused, and reading stops. */
     @Test
-    void laneAnswers_countInFlight_pastTheLimitAWriteIsRefused() {
+    void writeAnswers_countInFlight_pastTheLimitAWriteIsRefused() {
         EmbeddedChannel ch = channel(2);
         String id = store.create().id();
         byte[] body = codec.encode(new WriteRequest(id, List.of(new SectionDelta("cart", Map.of("n", new byte[] {1}), List.of()))));
@@ -490,14 +420,13 @@ class MasterPipelineTest {
     }
 
     /**
-     * Lane answers past the encoder's batch (16 KiB: the batch is written and another begun, or grown) and an answer of
+     * Write answers past the encoder's batch (16 KiB: the batch is written and another begun, or grown) and an answer of
      * its own buffer (8 KiB or more: forty sections of 200-byte names) are the bytes of the model's result, each one.
      */
     @Test
-    void laneAnswers_pastABatch_andOfTheirOwnBuffer_areTheModelsBytes() {
+    void writeAnswers_pastABatch_andOfTheirOwnBuffer_areTheModelsBytes() {
         SessionStore roomy = new SessionStore(StoreLimits.DEFAULT, Ticker.SYSTEM);
         EmbeddedChannel ch = channel(roomy, 1000);
-        List<Object> passed = passedOn(ch);
         String id = roomy.create().id();
         List<SectionDelta> wide = new java.util.ArrayList<>();
         for (int d = 0; d < 40; d++) {
@@ -525,7 +454,6 @@ class MasterPipelineTest {
             }
             assertArrayEquals(codec.encode(new WriteResult(id, versions)), message(a.body()), "write " + i);
         }
-        assertEquals(List.of(), passed, "every write was the lane's");
     }
 
     private long stat(String name) {

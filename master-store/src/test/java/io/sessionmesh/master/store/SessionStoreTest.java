@@ -100,8 +100,8 @@ class SessionStoreTest {
     }
 
     /**
-     * A write applied at an older clock reading than the session's last use (a write lane's reading, which another
-     * event loop passed meanwhile) leaves the last use where it was: it never goes back, and neither does the deadline.
+     * A write applied at an older clock reading than the session's last use (a reading another event loop passed
+     * meanwhile) leaves the last use where it was: it never goes back, and neither does the deadline.
      */
     @Test
     void write_atAnOlderReadingThanTheLastUse_leavesTheLastUseWhereItWas() {

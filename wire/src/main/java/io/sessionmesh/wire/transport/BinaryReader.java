@@ -34,8 +34,6 @@ final class BinaryReader {
     private int pos;
     /** Whether {@link #b} is the caller's to give away: a decoded write may keep it rather than copy it. */
     private boolean owned;
-    /** Whether {@link #b} is only lent (owned until the lender revokes it): a write kept in it can be revoked. */
-    private boolean lent;
     /** Where we are, for error messages: index of the section and of the attribute or name in it. */
     private int section = -1;
     private int entry = -1;
@@ -57,13 +55,6 @@ final class BinaryReader {
     /** The input array is handed over: a result may keep it rather than copy it (the caller will not reuse it). */
     BinaryReader owned() {
         owned = true;
-        return this;
-    }
-
-    /** The input array is lent: kept as {@link #owned}, and the result's hold on it can be revoked. */
-    BinaryReader lent() {
-        owned = true;
-        lent = true;
         return this;
     }
 
@@ -315,7 +306,7 @@ final class BinaryReader {
             EncodedWrite.index(index, i, nameAt - shift, setAt - shift, m, maxValue, removeAt - shift, r);
         }
         byte[] body = owned ? b : java.util.Arrays.copyOfRange(b, bodyStart, end);
-        return WriteRequest.trusted(new EncodedWrite(sessionId, bodyStart - shift, body, names, ifVersions, index, lent));
+        return WriteRequest.trusted(new EncodedWrite(sessionId, bodyStart - shift, body, names, ifVersions, index));
     }
 
     /** A delta's {@code m} set attributes, names distinct; returns the largest value's size. */

@@ -137,46 +137,6 @@ public final class BinaryTransportCodec {
         }
     }
 
-    /**
-     * The encoded size, header included, of the WRITE_RESULT that answers {@code write} with {@code versions} (the new
-     * version of each delta's section, in order): {@code encodedSize(WriteResult.of(write, versions))}, measured on the
-     * request's bytes. Its id, count and names passed the request's checks; only its size is checked here, since a
-     * version may take more bytes than the request's delta did.
-     *
-     * @throws MalformedMessageException ({@link Status#TOO_LARGE}) above the message limit, as {@link #encodedSize}
-     * @throws IllegalStateException if {@code write} was decoded from a lent array that has been given back
-     */
-    public int writeResultSize(EncodedWrite write, long[] versions) {
-        long size = (long) HEADER_BYTES + write.resultBodySize(versions);
-        if (size > limits.maxMessageBytes()) {
-            throw new MalformedMessageException(Status.TOO_LARGE, MessageTypes.name(MessageTypes.WRITE_RESULT) + " of "
-                    + size + " bytes is above the limit of " + limits.maxMessageBytes());
-        }
-        return (int) size;
-    }
-
-    /**
-     * Encodes the WRITE_RESULT of {@link #writeResultSize} at {@code dst}'s position, which advances past it: the same
-     * bytes as {@code encode(WriteResult.of(write, versions))}, copied from the request's bytes rather than encoded
-     * from its strings (a master's answer to a WRITE).
-     *
-     * @throws BufferOverflowException if it does not fit (part of it may have been written)
-     */
-    public void encodeWriteResult(EncodedWrite write, long[] versions, int encodedSize, ByteBuffer dst) {
-        if (dst.remaining() < encodedSize) {
-            throw new BufferOverflowException();
-        }
-        int start = dst.position();
-        putInt(dst, MAGIC); // big-endian whatever dst's order
-        dst.put((byte) VERSION).put((byte) MessageTypes.WRITE_RESULT).put((byte) 0); // flags 0
-        putInt(dst, encodedSize - HEADER_BYTES);
-        write.writeResultBody(versions, dst);
-        if (dst.position() - start != encodedSize) {
-            throw new IllegalArgumentException("a write result of " + (dst.position() - start) + " bytes given as "
-                    + encodedSize);
-        }
-    }
-
     /** Encodes a message onto a stream (one write call). */
     public void encode(TransportMessage message, OutputStream out) throws IOException {
         out.write(encode(message));
@@ -334,20 +294,6 @@ public final class BinaryTransportCodec {
         return type.cast(decode(data, 0, data.length, MessageTypes.of(type), OWNED));
     }
 
-    /**
-     * As {@link #decodeOwned}, for the first {@code length} bytes of an array the caller lends only until it has done
-     * with the result, then reuses: a {@link WriteRequest} keeps the array (as its {@link EncodedWrite}) rather than a
-     * copy of it. Once done, the caller calls {@link WriteRequest#revokeLent()}: a use of the request's wire form after
-     * that fails loudly ({@link IllegalStateException}) instead of reading bytes that are by then another message's.
-     * Strings (the session id, section names) are the request's own and stay valid.
-     */
-    public <T extends TransportMessage> T decodeLent(byte[] data, int length, Class<T> type) {
-        if (length < 0 || length > data.length) {
-            throw new IllegalArgumentException("length " + length + " outside the array of " + data.length);
-        }
-        return type.cast(decode(data, 0, length, MessageTypes.of(type), LENT));
-    }
-
     /** As {@link #decode(ByteBuffer)}, for a message that must be of the given class. */
     public <T extends TransportMessage> T decode(ByteBuffer data, Class<T> type) {
         return type.cast(decode(data, MessageTypes.of(type)));
@@ -375,10 +321,9 @@ public final class BinaryTransportCodec {
         return decode(b, off, len, expectedType, COPIED);
     }
 
-    /** How {@link #decode(byte[], int, int, int, int)} may keep its input: copied, owned (handed over) or lent. */
+    /** How {@link #decode(byte[], int, int, int, int)} may keep its input: copied, or owned (handed over). */
     private static final int COPIED = 0;
     private static final int OWNED = 1;
-    private static final int LENT = 2;
 
     private TransportMessage decode(byte[] b, int off, int len, int expectedType, int holding) {
         if (len < HEADER_BYTES) {
@@ -399,8 +344,6 @@ public final class BinaryTransportCodec {
         BinaryReader reader = new BinaryReader(b, off, off + HEADER_BYTES, off + len, type, limits);
         if (holding == OWNED) {
             reader.owned();
-        } else if (holding == LENT) {
-            reader.lent();
         }
         TransportMessage m = reader.readBody((b[off + FLAGS_OFFSET] & FLAG_PRINCIPAL) != 0, (b[off + FLAGS_OFFSET] & FLAG_ID) != 0);
         if (reader.remaining() != 0 && (b[off + FLAGS_OFFSET] & FLAG_TRAILER) == 0) {

@@ -21,8 +21,7 @@ import java.util.Map;
  *
  * Built only from checked bytes: by the binary decoder, which checked every field as it checks the model's
  * ({@link WriteRequest#encoded()} of a decoded request), or by encoding a model ({@link #of}). Immutable and the owner
- * of its array, but for one decoded from a lent array ({@link BinaryTransportCodec#decodeLent}): that one is usable
- * until {@link #revoke()} (by the lender's thread, which published it), and every read of its bytes after that throws.
+ * of its array.
  */
 public final class EncodedWrite {
     /** Per delta, in {@link #index}: where its set count starts, the set count, the remove count starts, the remove count. */
@@ -39,18 +38,14 @@ public final class EncodedWrite {
     private final String sessionId;
     /** Where the session id starts in {@link #b} (its length, then its bytes); the delta count follows it. */
     private final int idAt;
-    /** The wire form; null once revoked (a lent array given back). */
-    private byte[] b;
+    /** The wire form. */
+    private final byte[] b;
     private final String[] sections;
     private final long[] ifVersions;
     /** {@link #FIELDS} ints per delta. */
     private final int[] index;
 
-    /** Whether {@link #b} is lent ({@link BinaryTransportCodec#decodeLent}): only then may it be revoked. */
-    private final boolean lent;
-
-    EncodedWrite(String sessionId, int idAt, byte[] b, String[] sections, long[] ifVersions, int[] index, boolean lent) {
-        this.lent = lent;
+    EncodedWrite(String sessionId, int idAt, byte[] b, String[] sections, long[] ifVersions, int[] index) {
         this.sessionId = sessionId;
         this.idAt = idAt;
         this.b = b;
@@ -118,7 +113,7 @@ public final class EncodedWrite {
                 pos = skip(b, pos);
             }
         }
-        return new EncodedWrite(request.sessionId(), 0, b, sections, ifVersions, index, false);
+        return new EncodedWrite(request.sessionId(), 0, b, sections, ifVersions, index);
     }
 
     /** Per-delta bookkeeping for the decoder: {@link #FIELDS} ints per delta. */
@@ -235,18 +230,7 @@ public final class EncodedWrite {
     // ---- for EncodedSection.apply: the bytes and where things are ----
 
     byte[] bytes() {
-        byte[] bytes = b;
-        if (bytes == null) {
-            throw new IllegalStateException("the wire form of a " + this + " was read after its lent array was given back");
-        }
-        return bytes;
-    }
-
-    /** For the lender of this write's array ({@link BinaryTransportCodec#decodeLent}): it is given back, unreadable from now. */
-    void revoke() {
-        if (lent) {
-            b = null;
-        }
+        return b;
     }
 
     /** Where delta {@code d}'s first set attribute starts (just after the set count). */
@@ -264,47 +248,6 @@ public final class EncodedWrite {
     int firstRemoveAt(int d) {
         int at = index[d * FIELDS + REMOVE_AT];
         return at + BinaryWriter.varintSize(index[d * FIELDS + REMOVE_COUNT]);
-    }
-
-    // ---- the WRITE_RESULT answering this write, from its own bytes ----
-
-    /**
-     * The size of the WRITE_RESULT body (no header) that answers this write with {@code versions}: the same bytes as
-     * {@code WriteResult.of(this, versions)} encoded, measured on the request's own bytes instead of its strings.
-     *
-     * @param versions the new version of each delta's section, in order
-     */
-    int resultBodySize(long[] versions) {
-        WriteResult.checked(versions, sections.length);
-        byte[] b = bytes();
-        int size = countEnd(b) - idAt;
-        for (int d = 0; d < sections.length; d++) {
-            int at = index[d * FIELDS + NAME_AT];
-            size += skip(b, at) - at + BinaryWriter.varintSize(versions[d]);
-        }
-        return size;
-    }
-
-    /**
-     * Writes the WRITE_RESULT body of {@link #resultBodySize} at {@code dst}'s position: the session id and the delta
-     * count copied as the request sent them, then each section's name, copied, and its new version. A WRITE_RESULT
-     * and a WRITE_REQUEST begin alike (PROTOCOL.md 2.1), so nothing here is encoded but the versions.
-     */
-    void writeResultBody(long[] versions, ByteBuffer dst) {
-        WriteResult.checked(versions, sections.length);
-        byte[] b = bytes();
-        int countEnd = countEnd(b);
-        dst.put(b, idAt, countEnd - idAt);
-        for (int d = 0; d < sections.length; d++) {
-            int at = index[d * FIELDS + NAME_AT];
-            dst.put(b, at, skip(b, at) - at);
-            BinaryWriter.putVarint(versions[d], dst);
-        }
-    }
-
-    /** Where the delta count ends: the first delta starts there. */
-    private int countEnd(byte[] b) {
-        return skip(b, idAt) + BinaryWriter.varintSize(sections.length);
     }
 
     /** Skips a string (length and bytes) at {@code pos}; returns the position after it. */
@@ -331,8 +274,7 @@ public final class EncodedWrite {
 
     @Override
     public String toString() {
-        byte[] bytes = b;
         return "encoded write to " + ModelSupport.sessionTag(sessionId) + ": " + sections.length + " deltas, "
-                + (bytes == null ? "revoked" : (lent ? "lent, " : "") + bytes.length + " bytes");
+                + b.length + " bytes";
     }
 }

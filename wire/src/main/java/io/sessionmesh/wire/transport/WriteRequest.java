@@ -88,18 +88,6 @@ public final class WriteRequest implements TransportMessage {
         return e;
     }
 
-    /**
-     * For a request decoded from a lent array ({@link BinaryTransportCodec#decodeLent}), once its lender takes the
-     * array back: the wire form (and a model not built before) can no longer be read; a read throws
-     * {@link IllegalStateException}. The session id and the section names stay. Does nothing to another request.
-     */
-    public void revokeLent() {
-        EncodedWrite e = encoded;
-        if (e != null) {
-            e.revoke(); // a model already built from it holds copies and stays usable through deltas()
-        }
-    }
-
     /** The wire form if this request was decoded (or already encoded), else null. */
     EncodedWrite encodedIfDecoded() {
         return encoded;
