@@ -87,9 +87,10 @@ public final class SidecarServer implements AutoCloseable {
                 .traffic(metrics.masterTraffic)
                 .tls(config.masterTls() == null ? null : config.masterTls().clientContext())
                 .build();
-        MasterPool.Options pool = new MasterPool.Options(config.masterConnections(), connection, config.reconnectMin(),
-                config.reconnectMax(), config.heartbeatInterval(), holderId, config.leaseMargin(),
-                config.masterOnRestLoops() ? workers : null);
+        // each REST loop has its own data connection to each master: a miss or a write is sent and answered on the
+        // thread that read its request; the control connection stays on the master loops
+        MasterPool.Options pool = new MasterPool.Options(connection, config.reconnectMin(), config.reconnectMax(),
+                config.heartbeatInterval(), holderId, config.leaseMargin(), workers);
         SectionCache cache = new SectionCache(config.cacheMaxBytes(), config.cacheTtl(), cacheTicker);
         this.embeddedMaster = config.embeddedMaster() ? startEmbeddedMaster() : null;
         List<List<InetSocketAddress>> masters = embeddedMaster == null ? config.masters() : List.of(List.of(embeddedMaster.address()));

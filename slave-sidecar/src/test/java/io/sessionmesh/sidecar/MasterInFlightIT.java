@@ -37,7 +37,7 @@ class MasterInFlightIT {
         try (MasterServer master = MasterServer.start(MasterConfig.of(Map.of("port", "0")));
              SidecarServer sidecar = SidecarServer.start(SidecarConfig.of(Map.of("masters", "127.0.0.1:"
                      + master.address().getPort(), "port", "0", "admin-port", "0", "vnodes", "16",
-                     "master-connections", "1", "heartbeat-interval", "10m")))) {
+                     "heartbeat-interval", "10m")))) {
             TestHttp.awaitHealthy(sidecar);
             MasterConnection connection = sidecar.service().router().pools().get(0).connection();
             int burst = 3 * MasterConfig.DEFAULT_MAX_IN_FLIGHT;

@@ -37,7 +37,7 @@ class TouchForwardingIT {
         try (MasterServer master = MasterServer.start(MasterConfig.of(Map.of("port", "0",
                 "max-in-flight", String.valueOf(MASTER_MAX_IN_FLIGHT))));
              SidecarServer sidecar = SidecarServer.start(SidecarConfig.of(Map.of("masters", "127.0.0.1:" + master.address().getPort(),
-                     "port", "0", "admin-port", "0", "touch-interval", "1h", "master-connections", "1", "vnodes", "16")))) {
+                     "port", "0", "admin-port", "0", "touch-interval", "1h", "vnodes", "16")))) {
             TestHttp.awaitHealthy(sidecar);
             String base = "http://127.0.0.1:" + sidecar.address().getPort() + "/v1/sessions";
             List<String> ids = new ArrayList<>();

@@ -32,12 +32,10 @@ import static io.sessionmesh.sidecar.config.SidecarSettings.IO_THREADS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.IO_TRANSPORT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.LEASE_MARGIN;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTERS;
-import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_CONNECT_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_IO_THREADS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_MAX_IN_FLIGHT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_MAX_QUEUED;
-import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_ON_REST_LOOPS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TLS_CERT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MASTER_TLS_KEY;
@@ -86,7 +84,6 @@ public final class SidecarConfig {
     public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
     /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
     public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
-    public static final int DEFAULT_MASTER_CONNECTIONS = 2;
     /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
     public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
     /** Four rounds of the in-flight limit wait rather than fail. */
@@ -137,8 +134,6 @@ public final class SidecarConfig {
     private final long cacheMaxBytes;
     private final Duration cacheTtl;
     private final Duration touchInterval;
-    private final int masterConnections;
-    private final boolean masterOnRestLoops;
     private final Duration masterConnectTimeout;
     private final Duration masterTimeout;
     private final int masterMaxInFlight;
@@ -201,8 +196,6 @@ public final class SidecarConfig {
         cacheMaxBytes = CACHE_MAX_BYTES.read(c);
         cacheTtl = CACHE_TTL.read(c);
         touchInterval = TOUCH_INTERVAL.read(c);
-        masterConnections = MASTER_CONNECTIONS.read(c);
-        masterOnRestLoops = MASTER_ON_REST_LOOPS.read(c);
         masterConnectTimeout = MASTER_CONNECT_TIMEOUT.read(c);
         masterTimeout = MASTER_TIMEOUT.read(c);
         masterMaxInFlight = MASTER_MAX_IN_FLIGHT.read(c);
@@ -439,15 +432,6 @@ public final class SidecarConfig {
 
     public Duration touchInterval() {
         return touchInterval;
-    }
-
-    public int masterConnections() {
-        return masterConnections;
-    }
-
-    /** Whether each REST loop has its own data connection to each master (see the class comment). */
-    public boolean masterOnRestLoops() {
-        return masterOnRestLoops;
     }
 
     public Duration masterConnectTimeout() {

@@ -17,7 +17,6 @@ import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_BODY_BUDGET_BY
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_BODY_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_HEAD_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTERS;
-import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTER_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTER_MAX_IN_FLIGHT;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTER_MAX_QUEUED;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_HTTP_CONNECTIONS;
@@ -135,14 +134,6 @@ public final class SidecarSettings {
                     Duration.ofMillis(10), Duration.ofHours(1))
             .means("How often reads served from the cache are forwarded to their masters as touches, in batches, so "
                     + "that the sessions' idle time restarts there.");
-    public static final Setting<Integer> MASTER_CONNECTIONS = Setting.integer("master-connections",
-                    DEFAULT_MASTER_CONNECTIONS, 1, 64)
-            .means("Data connections to each master, on the `master-io-threads`, when `master-on-rest-loops` is false.");
-    public static final Setting<Boolean> MASTER_ON_REST_LOOPS = Setting.bool("master-on-rest-loops", true)
-            .means("Each REST loop has a data connection of its own to each master, on that loop: a miss or a write is "
-                    + "sent and answered on the thread that read its request, with no hand-off between threads (two "
-                    + "fewer wake-ups a call). The control connection stays on the `master-io-threads`. False: "
-                    + "`master-connections` connections on the `master-io-threads`.");
     public static final Setting<Duration> MASTER_CONNECT_TIMEOUT = Setting.duration("master-connect-timeout",
                     Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(1))
             .means("Connecting to a master.");
@@ -207,7 +198,7 @@ public final class SidecarSettings {
     public static final SettingList OWN = SettingList.of(MASTERS, BIND, PORT, UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
             ADMIN_TOKEN, ADMIN_TOKEN_FILE, IO_THREADS, IO_TRANSPORT, MASTER_IO_THREADS,
             MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
-            BODY_TIMEOUT, CACHE_MAX_BYTES, CACHE_TTL, TOUCH_INTERVAL, MASTER_CONNECTIONS, MASTER_ON_REST_LOOPS,
+            BODY_TIMEOUT, CACHE_MAX_BYTES, CACHE_TTL, TOUCH_INTERVAL,
             MASTER_CONNECT_TIMEOUT, MASTER_TIMEOUT, MASTER_MAX_IN_FLIGHT, MASTER_MAX_QUEUED, MASTER_TLS_CERT,
             MASTER_TLS_KEY, MASTER_TLS_TRUST, RECONNECT_MIN, RECONNECT_MAX, HEARTBEAT_INTERVAL, LEASE_MARGIN,
             STALE_READ_WINDOW, READ_AHEAD, VNODES, SCHEMA_CACHE, READY_FILE);

@@ -25,10 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * A few persistent, pipelined connections to one master, or to the leader of one group of masters (PROTOCOL.md 3.8).
- * A request made on the event loop of one of them goes on that one (with {@link Options#dataLoops()}, each REST loop of
- * the sidecar has its own: the request is written and its answer handled on the caller's thread); other requests go
- * round-robin over the open ones. A
+ * A few persistent, pipelined connections to one master, or to the leader of one group of masters (PROTOCOL.md 3.8):
+ * the control connection on the pool's own group, and a data connection on each loop of {@link Options#dataLoops()}
+ * (the sidecar's REST loops), so that a request made on one of those loops is written, and its answer handled, on the
+ * caller's thread, with no hand-off between threads either way; a request made elsewhere (the admin endpoint, the
+ * touch forwarder) goes round-robin over the open ones. A
  * connection that closes, or whose heartbeat PING gets no answer in time, is replaced: reconnect attempts back
  * off from {@code reconnectMin}, doubling to {@code reconnectMax}, and start over at the minimum once one
  * succeeds. With no open connection a request fails at once with UNAVAILABLE, naming the master and its last
@@ -51,18 +52,12 @@ public final class MasterPool implements AutoCloseable {
     /**
      * Settings of a pool.
      *
-     * @param dataLoops where the data connections run: null, every connection ({@code connections} of them) on the
-     *     pool's own group; otherwise the control connection on the pool's group and one data connection on each loop
-     *     of {@code dataLoops} (the sidecar's REST loops), so a request made on one of those loops is written, and its
-     *     answer handled, on the same thread, with no hand-off between threads either way
+     * @param dataLoops where the data connections run: one on each of its loops (the sidecar's REST loops)
      */
-    public record Options(int connections, MasterConnectionOptions connection, Duration reconnectMin,
-                          Duration reconnectMax, Duration heartbeatInterval, UUID holder, Duration leaseMargin,
-                          EventLoopGroup dataLoops) {
-        /** Every connection on the pool's own group. */
-        public Options(int connections, MasterConnectionOptions connection, Duration reconnectMin, Duration reconnectMax,
-                       Duration heartbeatInterval, UUID holder, Duration leaseMargin) {
-            this(connections, connection, reconnectMin, reconnectMax, heartbeatInterval, holder, leaseMargin, null);
+    public record Options(MasterConnectionOptions connection, Duration reconnectMin, Duration reconnectMax,
+                          Duration heartbeatInterval, UUID holder, Duration leaseMargin, EventLoopGroup dataLoops) {
+        public Options {
+            java.util.Objects.requireNonNull(dataLoops, "dataLoops");
         }
     }
 
@@ -106,19 +101,12 @@ public final class MasterPool implements AutoCloseable {
         this.options = options;
         this.group = group;
         this.pushes = pushes;
-        if (options.dataLoops() == null) {
-            this.slots = new Slot[options.connections()];
-            for (int i = 0; i < slots.length; i++) {
-                slots[i] = new Slot(i, group);
-            }
-        } else {
-            List<EventLoopGroup> loops = new ArrayList<>();
-            options.dataLoops().forEach(loop -> loops.add((EventLoop) loop));
-            this.slots = new Slot[1 + loops.size()];
-            slots[CONTROL] = new Slot(CONTROL, group);
-            for (int i = 1; i < slots.length; i++) {
-                slots[i] = new Slot(i, loops.get(i - 1));
-            }
+        List<EventLoopGroup> loops = new ArrayList<>();
+        options.dataLoops().forEach(loop -> loops.add((EventLoop) loop));
+        this.slots = new Slot[1 + loops.size()];
+        slots[CONTROL] = new Slot(CONTROL, group);
+        for (int i = 1; i < slots.length; i++) {
+            slots[i] = new Slot(i, loops.get(i - 1));
         }
     }
 

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
- * A pool with {@code dataLoops} (the sidecar's REST loops, {@code master-on-rest-loops}): one data connection on each
+ * A pool with {@code dataLoops} (the sidecar's REST loops): one data connection on each
  * of those loops, the control connection on the pool's own group, and a request made on a REST loop is sent and
  * answered on that loop's connection, so no thread is crossed.
  */
@@ -39,7 +39,7 @@ class MasterPoolLoopsIT {
         EventLoopGroup masterLoops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup restLoops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         try (MasterServer master = MasterServer.start(MasterConfig.of(Map.of("port", "0")))) {
-            MasterPool.Options options = new MasterPool.Options(2, MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
+            MasterPool.Options options = new MasterPool.Options(MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
                     Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200), restLoops);
             MasterPool pool = new MasterPool(new InetSocketAddress("127.0.0.1", master.address().getPort()), options,
                     masterLoops, null);

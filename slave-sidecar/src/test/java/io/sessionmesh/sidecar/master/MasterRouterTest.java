@@ -31,8 +31,8 @@ class MasterRouterTest {
     }
 
     private MasterRouter router(List<InetSocketAddress> masters, int vnodes) {
-        MasterPool.Options options = new MasterPool.Options(1, MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
-                Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200));
+        MasterPool.Options options = new MasterPool.Options(MasterConnectionOptions.DEFAULT, Duration.ofMillis(100),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), UUID.randomUUID(), Duration.ofMillis(200), group);
         return MasterRouter.of(masters, vnodes, options, group, null);
     }
 
