@@ -99,7 +99,8 @@ class SidecarIT {
             int api = s.port();
             s.awaitHealthy();
             Map<String, Integer> before = traffic(api, 1_000_000_000L);
-            assertTrue(before.getOrDefault("201", 0) > 5 && before.keySet().stream().allMatch(k -> k.startsWith("2")), before.toString());
+            // traffic flows before the kill (how much in a second is the machine's, not the test's business)
+            assertTrue(before.getOrDefault("201", 0) > 0 && before.keySet().stream().allMatch(k -> k.startsWith("2")), before.toString());
 
             m.kill();
             Map<String, Integer> down = traffic(api, 1_500_000_000L);
