@@ -6,7 +6,7 @@
 #
 # Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it, but for the huge
 # pages, which the servers have asked for since 12.21):
-#   MVN_FLAGS     e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own
+#   MVN_ARGS     e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own
 #   SKIP_BUILD=1  use the jars already built
 #   IO_THREADS    the master's I/O thread counts to run, "1 2" by default
 #   MVR_ARGS      more MasterVsRedis flags, e.g. "--ops write --connections 4,16,64 --pipeline 16"
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  mvn -q -B -ntp ${MVN_FLAGS:-} -pl benchmarks -am package -DskipTests
+  mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 fi
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results

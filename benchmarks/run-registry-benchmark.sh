@@ -16,8 +16,8 @@
 # PostgreSQL cluster at PGHOST:PGPORT on CPU 1; the cluster's affinity is put back to all CPUs on exit, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# MVN_FLAGS: e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own.
-mvn -q -B -ntp ${MVN_FLAGS:-} -pl benchmarks -am package -DskipTests
+# MVN_ARGS: e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own.
+[ "${SKIP_BUILD:-0}" = 1 ] || mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 pg_host=${PGHOST:-127.0.0.1}
 pg_port=${PGPORT:-5432}

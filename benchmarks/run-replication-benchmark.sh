@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v redis-server >/dev/null || { echo "redis-server is missing: apt-get install -y redis-server"; exit 2; }
-mvn -q -B -ntp -pl benchmarks -am package -DskipTests ${MVN_OFFLINE:-}
+[ "${SKIP_BUILD:-0}" = 1 ] || mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 master=master-store/target/sessionmesh-master.jar
 out=benchmarks/results

@@ -4,7 +4,7 @@
 # About 20 minutes on 2 cores. Results: benchmarks/results/<name>-<date>.json and sizes-<date>.md; JMH logs in benchmarks/target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -q -B -ntp -pl benchmarks -am package -DskipTests
+[ "${SKIP_BUILD:-0}" = 1 ] || mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
 stamp=$(date -u +%Y-%m-%d)

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
-mvn -q -B -ntp -pl benchmarks -am package -DskipTests
+[ "${SKIP_BUILD:-0}" = 1 ] || mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
 stamp=$(date -u +%Y-%m-%d)

@@ -5,7 +5,7 @@
 # connections, with each process's CPU per request. About 4 minutes. Results: benchmarks/results/tls-<date>.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -q -B -ntp -pl benchmarks -am package -DskipTests
+[ "${SKIP_BUILD:-0}" = 1 ] || mvn -q -B -ntp ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
 jar=benchmarks/target/benchmarks.jar
 out=benchmarks/results
 stamp=$(date -u +%Y-%m-%d)
