@@ -10,7 +10,8 @@
 # 2. starts the services the tests reach on loopback, if they are not up: Redis (6379), PostgreSQL (5432) and a
 #    Docker engine, with the project's base image built locally (docker/build-base-image.sh: no image is pulled);
 # 3. runs `mvn -B -ntp verify` over every module, the container tests required (they fail, never skip, without
-#    Docker), then brings docker-compose.yml up and checks requests through it (docker/compose-check.sh);
+#    Docker; the base image builds beside Maven's first modules), then brings docker-compose.yml up and checks
+#    requests through it (docker/compose-check.sh);
 # 4. stops what it started.
 #
 # Installing needs root, or sudo. Exit status: 0 when everything passed. Extra arguments go to Maven
@@ -112,10 +113,24 @@ if ! "${as_root[@]}" docker info >/dev/null 2>&1; then
   "${as_root[@]}" docker info >/dev/null 2>&1 || { tail -n 20 "$dockerd_log"; log "dockerd did not start"; exit 1; }
 fi
 log "docker: $("${as_root[@]}" docker version --format '{{.Server.Version}}' 2>/dev/null)"
-"${as_root[@]}" docker/build-base-image.sh sessionmesh/debian-jre:17
+# The base image (debootstrap, about a minute when it is not there yet) is built beside Maven's first modules: only
+# container-tests, near the end of the build, needs it. Its output goes to a log; a failed build fails the run.
+image_log=${TMPDIR:-/tmp}/sessionmesh-base-image.log
+"${as_root[@]}" docker/build-base-image.sh sessionmesh/debian-jre:17 > "$image_log" 2>&1 &
+image_pid=$!
 export SESSIONMESH_DOCKER_REQUIRED=true
 
-mvn -B -ntp verify "$@"
+mvn_status=0
+mvn -B -ntp verify "$@" || mvn_status=$?
+image_status=0
+wait "$image_pid" || image_status=$?
+if [ "$image_status" != 0 ]; then
+  tail -n 30 "$image_log"
+  log "the base image sessionmesh/debian-jre:17 did not build (exit status $image_status; log: $image_log)"
+  exit 1
+fi
+log "base image: $(tail -n 1 "$image_log")"
+[ "$mvn_status" = 0 ] || exit "$mvn_status"
 
 # docker-compose.yml: up, a request through both hosts' services and sidecars to the master group, every request of
 # a session on one node through each load balancer (HAProxy, nginx), a leader killed, a logout everywhere through

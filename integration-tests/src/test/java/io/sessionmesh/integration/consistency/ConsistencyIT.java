@@ -41,20 +41,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link HistoryChecker} verifies that no read was older than a write acknowledged before it began and that no
  * acknowledged write was lost.
  *
- * <p>{@code -Dconsistency.operations=N} sets the number of operations recorded (the short run in {@code mvn verify}:
- * 30,000; the long run of benchmarks/RESULTS.md: 1,000,000); {@code -Dconsistency.lease=1s} the masters' lease. The
- * report goes to {@code target/consistency/}.
+ * <p>{@code -Dconsistency.operations=N} sets the number of operations recorded (0, the default: the short run of
+ * {@code mvn verify}, {@value #SHORT_RUN_OPERATIONS}; the long run of benchmarks/RESULTS.md: 1,000,000);
+ * {@code -Dconsistency.lease=1s} the masters' lease. The report goes to {@code target/consistency/}.
  */
 class ConsistencyIT {
     static final int SIDECARS = 3;
     static final int CLIENTS_PER_SIDECAR = 4;
     static final int SESSIONS = 4;
     static final int WRITE_PERCENT = 30;
+    /** Operations of the short run in {@code mvn verify}: a fault cycle or two. */
+    static final long SHORT_RUN_OPERATIONS = 10_000;
     static final Pattern NUMBER = Pattern.compile("\"([a-z_0-9]+)\":(-?\\d+)");
 
     @Test
     void noStaleReadsAndNoLostWrites_underKillsPausesAndCuts() throws Exception {
-        long target = Long.getLong("consistency.operations", 30_000);
+        long target = operations(SHORT_RUN_OPERATIONS);
         Duration lease = lease();
         Path reportDir = reportDir();
         History history = new History();
@@ -128,6 +130,19 @@ class ConsistencyIT {
     static List<String> sidecarFlags() {
         String flags = System.getProperty("consistency.sidecar-flags", "").trim();
         return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
+    }
+
+    /**
+     * The operations a checker records: {@code -Dconsistency.operations}, or, when it is 0 or not set (the short run of
+     * {@code mvn verify}), the checker's own short run.
+     */
+    static long operations(long shortRun) {
+        long requested = Long.getLong("consistency.operations", 0);
+        if (requested < 0) {
+            throw new IllegalArgumentException("-Dconsistency.operations=" + requested + ": a count of operations, or 0 "
+                    + "for each checker's short run");
+        }
+        return requested == 0 ? shortRun : requested;
     }
 
     /** Where a checker run writes its report: {@code -Dconsistency.report} (default target/consistency). */

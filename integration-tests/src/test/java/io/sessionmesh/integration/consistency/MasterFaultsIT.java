@@ -37,11 +37,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * acknowledged write was lost; the report gives failover times: from a leader's SIGKILL or SIGSTOP to the first write
  * acknowledged after it.
  *
- * <p>{@code -Dconsistency.operations=N} as for {@link ConsistencyIT} (short run: 20,000). Report in
- * {@code target/consistency/master-faults-*}.
+ * <p>{@code -Dconsistency.operations=N} as for {@link ConsistencyIT}: cycles until N operations are recorded. The
+ * short run in {@code mvn verify} ({@code 0}, the default) is one cycle of every fault, about a minute
+ * ({@code -Dconsistency.masterFaults=false} skips it). Report in {@code target/consistency/master-faults-*}.
  *
- * <p>Short run in {@code mvn verify} (30,000 operations, about 3 minutes; {@code -Dconsistency.masterFaults=false}
- * skips it). It did not pass until the replicas stopped calling into Ratis from Ratis's own apply thread: the next
+ * <p>It did not pass until the replicas stopped calling into Ratis from Ratis's own apply thread: the next
  * read barrier, started there when the previous one completed, waited for the thread it was running on, and the group
  * kept a leader that never became ready.
  */
@@ -50,13 +50,15 @@ class MasterFaultsIT {
     static final int SIDECARS = 3;
     static final int CLIENTS_PER_SIDECAR = 3;
     static final int SESSIONS = 4;
+    /** The short run's operations: fewer than one cycle records, so that it is one cycle of every fault. */
+    static final long SHORT_RUN_OPERATIONS = 2_000;
 
     @TempDir
     Path raftDirs;
 
     @Test
     void noStaleReadsNoLostWritesNoLostSessions_underLeaderAndFollowerKillsAndALeaderPause() throws Exception {
-        long target = Long.getLong("consistency.operations", 20_000);
+        long target = ConsistencyIT.operations(SHORT_RUN_OPERATIONS);
         Duration lease = ConsistencyIT.lease();
         Path reportDir = ConsistencyIT.reportDir();
         History history = new History();

@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Follows the README as a new user would: takes the two commands at its top, checks that the second is the one
  * .ci/run runs, copies the project's files as a clean clone has them (git's tracked and unignored files, none of
  * the build output) and runs the first command there, shortened by flags, on free ports. The demo must build
- * everything it needs itself, print its summary with no failed request, and stop what it started.
+ * everything it needs itself, print its summary with no failed request, and stop what it started. A second run, on
+ * a master group of three, leaves its stack running as the demo does by default, and {@code ./demo.sh stop} stops it.
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class ReadmeDemoIT {
@@ -30,8 +31,10 @@ class ReadmeDemoIT {
     /** The demo's flags for a short run on ports the machine has free. */
     /** The demo builds the project in the copy first: a few minutes at most, even on a cold machine. */
     static final long DEMO_TIMEOUT_MINUTES = 10;
-    static final String SHORT_RUN = " --duration 8s --warmup 2s --sessions 200 --stop"
+    static final String SHORT_RUN = " --duration 8s --warmup 2s --sessions 200"
             + " --master-port 0 --sidecar-port 0 --sidecar-admin-port 0 --service-port 0";
+    /** Where the demo keeps the ids of a stack left running (DemoPlan.PIDS under its default --state). */
+    static final String PIDS = "target/demo/stack.pids";
 
     /** The lines of the first fenced block of the README: the demo command, then the test command. */
     static List<String> readmeCommands() throws IOException {
@@ -56,15 +59,41 @@ class ReadmeDemoIT {
         Path clone = dir.resolve("sessionmesh");
         copyTrackedFiles(clone);
         assertFalse(Files.exists(clone.resolve("benchmarks/target")), "the copy holds build output");
-        String text = runDemo(clone, readmeCommands().get(0) + SHORT_RUN);
-        assertSummary(clone, text);
+        String text = runDemo(clone, readmeCommands().get(0) + SHORT_RUN + " --stop");
+        assertSummary(text);
+        assertTrue(text.contains("stack stopped (--stop)"), text);
+        assertFalse(Files.exists(clone.resolve(PIDS)), "the stack's pid file is left: something runs");
 
-        // The same demo with a master group of three replicas, on the jars the first run built.
-        String group = runDemo(clone, "./demo.sh --replicas 3" + SHORT_RUN);
-        assertSummary(clone, group);
-        assertTrue(group.contains("starting a master group of 3 replicas"), group);
-        assertTrue(Pattern.compile("master replicas on 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+")
-                .matcher(group).find(), group);
+        // The same demo with a master group of three replicas, on the jars the first run built, left running.
+        try {
+            String group = runDemo(clone, "./demo.sh --replicas 3" + SHORT_RUN);
+            assertSummary(group);
+            assertTrue(group.contains("starting a master group of 3 replicas"), group);
+            assertTrue(Pattern.compile("master replicas on 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+")
+                    .matcher(group).find(), group);
+            assertTrue(group.contains("The stack keeps running:") && group.contains("Stop it with: ./demo.sh stop"), group);
+            List<ProcessHandle> stack = stackOf(clone);
+            assertEquals(5, stack.size(), "three masters, a sidecar, a service: " + stack);
+            assertTrue(stack.stream().allMatch(ProcessHandle::isAlive), "the stack died with the demo");
+
+            String stop = runDemo(clone, "./demo.sh stop");
+            assertTrue(stop.contains("[demo] stopped the demo stack (5 processes)"), stop);
+            assertTrue(stack.stream().noneMatch(ProcessHandle::isAlive), "./demo.sh stop left a process running");
+            assertFalse(Files.exists(clone.resolve(PIDS)), "the pid file outlives the stack");
+            assertTrue(runDemo(clone, "./demo.sh stop").contains("[demo] no demo stack is running"));
+        } finally {
+            stackOf(clone).forEach(ProcessHandle::destroyForcibly); // nothing outlives the test, whatever failed
+        }
+    }
+
+    /** The live processes of the stack a demo left running in the copy, from its pid file (none without one). */
+    private static List<ProcessHandle> stackOf(Path clone) throws IOException {
+        Path pids = clone.resolve(PIDS);
+        if (!Files.exists(pids)) {
+            return List.of();
+        }
+        return Files.readAllLines(pids).stream().map(l -> ProcessHandle.of(Long.parseLong(l.split(" ")[1])))
+                .flatMap(java.util.Optional::stream).toList();
     }
 
     /** Runs {@code command} in the copy, with a time limit; kills whatever it left behind; answers its output. */
@@ -97,8 +126,8 @@ class ReadmeDemoIT {
         return text;
     }
 
-    /** The summary a short run prints: requests without errors, the cache serving, the stack stopped. */
-    private static void assertSummary(Path clone, String text) {
+    /** The summary a short run prints: requests without errors, the cache serving. */
+    private static void assertSummary(String text) {
         assertTrue(text.contains("SessionMesh demo summary"), text);
         Matcher requests = Pattern.compile("end-user requests +([0-9,]+) \\(.*\\), errors 0\\n").matcher(text);
         assertTrue(requests.find(), "no request count, or errors: " + text);
@@ -107,8 +136,6 @@ class ReadmeDemoIT {
         assertTrue(hit.find() && Double.parseDouble(hit.group(1)) > 50, "the cache did not serve most reads: " + text);
         assertTrue(Pattern.compile("master round trips +[0-9.]+ per request").matcher(text).find(), text);
         assertTrue(Pattern.compile("bytes saved by deltas .*: [0-9.]+% saved").matcher(text).find(), text);
-        assertTrue(text.contains("stack stopped (--stop)"), text);
-        assertFalse(Files.exists(clone.resolve("target/demo/stack.pids")), "the stack's pid file is left: something runs");
     }
 
     /** What a clone holds: the files git tracks, plus new ones it does not ignore, as they are in the work tree. */

@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -182,34 +181,36 @@ public final class DemoPlan {
     }
 
     /**
-     * Stops a stack an earlier demo left running, from its pid file (SIGTERM, then SIGKILL after
-     * {@value #STOP_SECONDS} s); answers how many processes were stopped. Only processes that are still java processes
-     * are stopped (a pid may have been reused since).
+     * Stops a stack an earlier demo left running, from its pid file (SIGTERM to every process, then SIGKILL to any
+     * still running {@value #STOP_SECONDS} s later); answers how many processes were stopped. Only processes that are
+     * still java processes are stopped (a pid may have been reused since).
      */
     static int stopRunning(Path state) throws IOException {
         Path pids = state.resolve(PIDS);
         if (!Files.exists(pids)) {
             return 0;
         }
-        List<String> lines = new ArrayList<>(Files.readAllLines(pids, StandardCharsets.UTF_8));
-        int stopped = 0;
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            String[] parts = lines.get(i).trim().split("\\s+");
+        List<ProcessHandle> running = new ArrayList<>();
+        for (String line : Files.readAllLines(pids, StandardCharsets.UTF_8)) {
+            String[] parts = line.trim().split("\\s+");
             if (parts.length != 2) {
                 continue;
             }
-            Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(parts[1]));
-            if (h.isPresent() && h.get().isAlive()
-                    && h.get().info().command().map(c -> c.endsWith("java")).orElse(false)) {
-                h.get().destroy();
-                try {
-                    h.get().onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    h.get().destroyForcibly();
-                }
-                stopped++;
+            ProcessHandle.of(Long.parseLong(parts[1]))
+                    .filter(h -> h.isAlive() && h.info().command().map(c -> c.endsWith("java")).orElse(false))
+                    .ifPresent(running::add);
+        }
+        // SIGTERM to all first, so that they stop side by side, then each gets STOP_SECONDS before SIGKILL
+        running.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_SECONDS);
+        for (ProcessHandle h : running) {
+            try {
+                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
             }
         }
+        int stopped = running.size();
         Files.deleteIfExists(pids);
         return stopped;
     }
