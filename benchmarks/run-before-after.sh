@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Before and after a change, side by side in one run (benchmarks/RESULTS.md, section 8): builds the servers of an
+# Before and after a change, side by side in one run (benchmarks/RESULTS.md, sections 4 and 12): builds the servers of an
 # older commit in a git worktree beside the current ones, then runs each benchmark on the two builds in the order
 # old, new, new, old, so that the machine's drift over the run weighs on both alike. The load generators are the
 # current build's (the wire is the same on both sides of a refactoring; check that before using this across a
@@ -8,7 +8,7 @@
 #
 #   benchmarks/run-before-after.sh <old-commit> [master] [sidecar] [load]     (all three when none is named)
 #
-# master:  MasterVsRedis (section 2.1's 16 configurations, --io-threads 1) against each build's master and Redis,
+# master:  MasterVsRedis (section 5's 16 configurations, --io-threads 1) against each build's master and Redis,
 #          SECONDS_PER_RUN (5) each, MVR_ARGS for more of its flags ("--ops write --connections 16,64"); about 3
 #          minutes a pass.
 # sidecar: SidecarBenchmark against each build's master + two sidecars (SIDECAR_FLAGS, "--io-threads 1" by default),

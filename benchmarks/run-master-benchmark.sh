@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The master's benchmarks of benchmarks/RESULTS.md, section 2: the master against redis-server on the same
+# The master's benchmarks of benchmarks/RESULTS.md, section 5: the master against redis-server on the same
 # machine (both on loopback, the same load at the same concurrency and pipeline depth), with the master on one
 # I/O thread (as Redis) and on two. About 8 minutes on 2 cores.
 # Results: benchmarks/results/master-vs-redis-io<N>-<date>.json.
 #
-# Environment (all optional; the defaults are the whole run as RESULTS.md section 2 describes it, but for the huge
+# Environment (all optional; the defaults are the whole run as RESULTS.md section 5 describes it, but for the huge
 # pages, which the servers have asked for since 12.21):
 #   MVN_ARGS     e.g. "-o -Dmaven.repo.local=/path/to/repo" for an offline build from a repository of one's own
 #   SKIP_BUILD=1  use the jars already built
@@ -15,7 +15,7 @@
 #   MASTER_FLAGS  more master settings, e.g. "--io-transport nio"
 #   MASTER_JAR    the master to measure (another build's, say), master-store/target/sessionmesh-master.jar by default
 #   THP=0         run the master on 4 KiB pages: by default their heaps ask for transparent huge pages
-#                 (-XX:+UseTransparentHugePages, as the master's image does; RESULTS.md 12.21)
+#                 (-XX:+UseTransparentHugePages, as the master's image does; RESULTS.md 12.21 at 1f3fa7a)
 #   STAMP         the results' name suffix, the date by default
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the active-session registry costs (benchmarks/RESULTS.md 11, issue 17), in one run on one machine:
+# What the active-session registry costs (benchmarks/RESULTS.md, section 8; issue 17), in one run on one machine:
 #  1. its lag at the reference rate: an open-loop generator creates RATE sessions a second (each with a principal)
 #     against a real master with the registry on, with a modest read/write mix on top and the warm-up's sessions
 #     expiring during the window; the lag (session created -> row visible) p50/p99/max as the master measures it and

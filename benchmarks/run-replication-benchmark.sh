@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What replication costs (benchmarks/RESULTS.md, section 9; issue 15): writes and reads against a master on its own,
+# What replication costs (benchmarks/RESULTS.md, section 6; issue 15): writes and reads against a master on its own,
 # a group of one replica (Ratis, its log forced to disk), groups of three with the log forced and not, over Netty and
 # over gRPC, and Redis with
 # one replica and WAIT 1 0 after each write. Every master and Redis runs on this machine, on loopback, with one I/O

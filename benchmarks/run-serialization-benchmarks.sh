@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds benchmarks/target/benchmarks.jar and runs the serialization benchmarks of benchmarks/RESULTS.md:
+# Builds benchmarks/target/benchmarks.jar and runs the serialization benchmarks of benchmarks/RESULTS.md, section 10:
 # the serializer race, compression, the transport forms, one-nio's generation modes, and the size report.
 # About 20 minutes on 2 cores. Results: benchmarks/results/<name>-<date>.json and sizes-<date>.md; JMH logs in benchmarks/target/.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sidecar's benchmark of benchmarks/RESULTS.md, section 3: 3-section batch reads through the sidecar, cache hit
+# The sidecar's benchmark of benchmarks/RESULTS.md, section 4: 3-section batch reads through the sidecar, cache hit
 # and cache miss, at 1..64 keep-alive connections (wrk), beside the loopback floor (redis-benchmark PING) and redis-benchmark GET
 # (1 KB values, 50 clients), all in one run. The master and both sidecars run one I/O thread each, as Redis does:
 # on 2 cores shared with the load generator that is what serves best. About 5 minutes. Needs wrk (apt-get install wrk).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What mutual TLS between sidecar and master costs (benchmarks/RESULTS.md 10): a master + sidecar pair in plain TCP
+# What mutual TLS between sidecar and master costs (benchmarks/RESULTS.md, section 7): a master + sidecar pair in plain TCP
 # and one with TLS (certificates of docker/tls/make-dev-certs.sh), one I/O thread each, loaded alike in alternating
 # rounds: hit-path reads (served from the sidecar's cache) and writes (through to the master), at 1 and 16
 # connections, with each process's CPU per request. About 4 minutes. Results: benchmarks/results/tls-<date>.json.

@@ -269,7 +269,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
      * Lets a batch that is not full gather events until its oldest has waited {@code flushInterval}. Without it the
      * writer, woken by each first event, wrote a statement per few events (at 1,833 creates a second: 900 statements of
      * 4 events, each a commit), and PostgreSQL spent about 90 us of CPU per event, on a 2-core host CPU the master's
-     * requests need (benchmarks/RESULTS.md 11). Producers do not wake the writer meanwhile ({@code idle} is false).
+     * requests need (benchmarks/RESULTS.md 11 at 1f3fa7a). Producers do not wake the writer meanwhile ({@code idle} is false).
      */
     private void linger(List<EventBuffer.Entry> pending) {
         if (pending.isEmpty()) {

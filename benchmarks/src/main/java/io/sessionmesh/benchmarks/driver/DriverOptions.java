@@ -136,7 +136,7 @@ public final class DriverOptions {
      * Every app's settings beyond port and seed: loopback only; keep-alive connections never closed by a request count
      * (Tomcat's default closes one every 100 requests: the comparison would include connection set-up); and without
      * Spring Boot's observation of every HTTP request (the actuator's filter: some 6% of the example service's CPU,
-     * RESULTS.md 12.25, on something that is neither side's session store; the baseline, without the class, ignores
+     * RESULTS.md 12.25 at 1f3fa7a, on something that is neither side's session store; the baseline, without the class, ignores
      * the setting). SessionMesh's own meters stay on. {@code --app-flags} replaces any of these by name.
      */
     public static final List<String> APP_FLAGS = List.of("--server.address=127.0.0.1",

@@ -282,7 +282,7 @@ public final class MasterVsRedis {
      * Whether our side runs as redis-benchmark does (the default): each connection writes its batch of pre-encoded
      * frames in one write and counts the answers by their 16-byte headers, checking each status; else through
      * {@link MasterConnection}, the sidecar's client, which costs a future, a table entry and a decode a request
-     * (it measured about twice the raw client's CPU, and did not set the pace: RESULTS.md 12.8).
+     * (it measured about twice the raw client's CPU, and did not set the pace: RESULTS.md 12.8 at 1f3fa7a).
      */
     static boolean rawClient = true;
     /** The first warm-up of each operation against each server process, in seconds (--jit-warmup). */

@@ -26,7 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What replication costs (issue 15; benchmarks/RESULTS.md, section 9): the same writes and reads as section 2
+ * What replication costs (issue 15; benchmarks/RESULTS.md 9 at 1f3fa7a): the same writes and reads as section 2
  * (a 1 KB attribute; 3 sections) against masters set up several ways, and against Redis with one replica and
  * {@code WAIT 1 0} after each write, the nearest Redis comes to "acknowledged once a second copy has it".
  *

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The sidecar is {@code http://host:port} (TCP) or {@code unix:/path/to/sidecar.sock}: its Unix domain socket
  * (sidecar setting {@code unix-socket}), which skips the TCP stack on both sides (about a fifth less CPU per call,
- * benchmarks/RESULTS.md 12).
+ * benchmarks/RESULTS.md 12 at 1f3fa7a).
  *
  * <p>Connections are blocking channels: a call costs one write and, when the answer is ready, one read. The timeouts
  * are kept by a watch thread ({@code sessionmesh-sidecar-timeouts}, one a client) that every

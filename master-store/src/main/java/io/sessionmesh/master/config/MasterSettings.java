@@ -172,7 +172,7 @@ public final class MasterSettings {
     public static final Setting<String> RAFT_TRANSPORT = Setting.choice("raft-transport", GroupConfig.TRANSPORTS.get(0),
                     GroupConfig.TRANSPORTS).shownAs("netty; grpc with TLS").onlyWith(REPLICAS)
             .means("Ratis's transport between replicas: `netty`, or `grpc` (streaming appends; measured slower here: "
-                    + "benchmarks/RESULTS.md 9). With TLS only grpc, Ratis's one transport with TLS: netty is refused.");
+                    + "benchmarks/RESULTS.md 9 at 1f3fa7a). With TLS only grpc, Ratis's one transport with TLS: netty is refused.");
     public static final Setting<String> REGISTRY_OWNER = Setting.text("registry-owner", null)
             .shownAs("group:<name>, or the bound host:port").onlyWith(RegistrySettings.URL)
             .means("The name the registry records as the holder of this master's sessions: a re-sync ends the active "

@@ -17,7 +17,7 @@ import java.util.Set;
  * @param electionTimeoutMillis the shortest election timeout (the longest is twice that)
  * @param leaseMarginMillis what a new leader waits beyond one cache lease before its first write's acknowledgement
  * @param snapshotEveryEntries a snapshot after this many applied entries, so that a restart replays little
- * @param transport Ratis's transport between replicas: {@code netty} (the default: measured faster here, RESULTS.md 9)
+ * @param transport Ratis's transport between replicas: {@code netty} (the default: measured faster here, RESULTS.md 9 at 1f3fa7a)
  *     or {@code grpc} (streaming appends)
  */
 public record GroupConfig(String name, List<Replica> replicas, Replica self, Path dir, boolean syncLog,

@@ -216,7 +216,7 @@ public final class ReplicaGroup implements Closeable {
         // The log: segmented files, each entry on disk (fsync) before it counts toward a majority, unless told not to.
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(LOG_SEGMENT_BYTES));
         // Ratis keeps recent log segments in memory (by default up to 6 of them and 200 MB): on top of the store's own
-        // copy that doubled the heap of a replica (benchmarks/RESULTS.md 9.3). The followers' appends and a restarted
+        // copy that doubled the heap of a replica (benchmarks/RESULTS.md 9.3 at 1f3fa7a). The followers' appends and a restarted
         // replica's catch-up read older entries from the files.
         RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, LOG_SEGMENTS_CACHED);
         RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(LOG_CACHE_BYTES));

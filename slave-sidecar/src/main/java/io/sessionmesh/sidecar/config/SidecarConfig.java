@@ -106,7 +106,7 @@ public final class SidecarConfig {
     /**
      * Section names a miss reads ahead by default: on the standard workload's open loop the hit ratio goes from 77%
      * (off) to 83-86% for 41-58% more bytes from the master, fewer round trips to it, and no change in latency or CPU
-     * per request (benchmarks/RESULTS.md 12.7).
+     * per request (benchmarks/RESULTS.md 12.7 at 1f3fa7a).
      */
     public static final int DEFAULT_READ_AHEAD = 8;
 
@@ -361,7 +361,7 @@ public final class SidecarConfig {
 
     /**
      * The REST API's event loops by default on a host of {@code cores}: half of them, at least one. The services on the
-     * host spend about four times the sidecar's CPU on each request (RESULTS.md 12.14: 0.12-0.14 ms against 0.035-0.045 ms
+     * host spend about four times the sidecar's CPU on each request (RESULTS.md 12.14 at 1f3fa7a: 0.12-0.14 ms against 0.035-0.045 ms
      * a write), so a sidecar with every core as a loop only splits its batches: on 2 cores one loop instead of two took
      * the whole stack's CPU a write request from 0.187 to 0.158-0.174 ms and its p99 from 11.5 to 8.4-9.9 ms, the
      * sidecar's own CPU by 12-21% and the master's by 40% (one data connection a master carries the loop's writes in

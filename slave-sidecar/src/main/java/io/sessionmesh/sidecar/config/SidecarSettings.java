@@ -56,7 +56,7 @@ public final class SidecarSettings {
     public static final Setting<Path> UNIX_SOCKET = Setting.path("unix-socket")
             .means("The REST API also listens on this Unix domain socket (file mode 0660: only this user and its group "
                     + "may connect), which services on the host reach as `sessionmesh.sidecar-uri=unix:<path>`: no TCP "
-                    + "stack on either side, about a fifth less CPU per call (benchmarks/RESULTS.md 12.6). The "
+                    + "stack on either side, about a fifth less CPU per call (benchmarks/RESULTS.md 12.6 at 1f3fa7a). The "
                     + "directory must exist and the path be at most " + MAX_UNIX_SOCKET_PATH_BYTES + " bytes; a socket "
                     + "left by an earlier run is replaced, the file is removed on stop, and a regular file or a "
                     + "directory there is refused.");
@@ -80,7 +80,7 @@ public final class SidecarSettings {
                     1, 256).shownAs("cores / 2, at least 1")
             .means("Event loops of the REST API and of its data connections to the masters. Half the cores: the "
                     + "services beside it need the rest, and fewer loops batch more (on 2 cores one loop instead of two "
-                    + "took 7-27% off the whole stack's CPU a request, benchmarks/RESULTS.md 12.14).");
+                    + "took 7-27% off the whole stack's CPU a request, benchmarks/RESULTS.md 12.14 at 1f3fa7a).");
     public static final Setting<String> IO_TRANSPORT = Setting.choice("io-transport", "auto", IoTransport.SETTING_VALUES)
             .means(IoTransport.SETTING_MEANING);
     public static final Setting<Integer> MASTER_IO_THREADS = Setting.integer("master-io-threads", Math.max(1, CORES / 4),
@@ -183,7 +183,7 @@ public final class SidecarSettings {
                     + "for (of any session) and the session's entry does not hold: a session's first read here then "
                     + "brings what its next reads here want, for more bytes from the master and more invalidations to "
                     + "confirm (the master counts this sidecar as their holder). 0: off. On the standard workload it "
-                    + "takes the open loop's hit ratio from 77% to 85% (benchmarks/RESULTS.md 12.7).");
+                    + "takes the open loop's hit ratio from 77% to 85% (benchmarks/RESULTS.md 12.7 at 1f3fa7a).");
     public static final Setting<Integer> VNODES = Setting.integer("vnodes", DEFAULT_VNODES, 1, Placement.MAX_VNODES)
             .means("Virtual nodes per master on the hash ring. The default, the most a CREATE's placement carries, "
                     + "leaves under 2% between the most and the least loaded master, where 256 left 14-25% "

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *       {@code body-budget}, and the body bound, {@code max-body}; a request refused is passed on failed, answered in
  *       its turn) and response encoder ({@link ApiResponseEncoder}), the request order, back-pressure and the
  *       outbound bound ({@link HttpPipeliningHandler}, {@code max-pipelined}, {@code max-outbound}) and the operations
- *       ({@link ApiHandler}): five handlers where Netty's general codec and aggregator made seven (RESULTS.md 12.11's
+ *       ({@link ApiHandler}): five handlers where Netty's general codec and aggregator made seven (RESULTS.md 12.11 at 1f3fa7a's
  *       profile put a third of the sidecar's CPU in Netty's own code);</li>
  *   <li>for the admin port, the request's deadline ({@link AdminRequestDeadline}, {@code head-timeout}, around the
  *       next three), Netty's general codec, the token check on the headers ({@link AdminTokenGate}), a body bound

@@ -47,7 +47,7 @@ public final class EncodedSection {
      * A section whose {@code size} bytes its maker fills before it hands the section on. The array is allocated in here,
      * right after the object, so that the two sit next to each other in memory: a write reaches a section's bytes
      * through the section, and a cache miss on each costs the master's write more than the merge's instructions
-     * (benchmarks/RESULTS.md 12.20). The bytes are written after the constructor, so its maker ends with
+     * (benchmarks/RESULTS.md 12.20 at 1f3fa7a). The bytes are written after the constructor, so its maker ends with
      * {@link #filled}, which orders them before any later store of the section as a final field's freeze would.
      */
     private EncodedSection(String name, long version, int size, int attributesAt, int attributeCount, int valueBytes) {

@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
  *   <tr><td>{@link Kind#COMPACT}</td><td>{@value #COMPACT_VALUE_BYTES} B, every value (the workload's median)</td>
  *       <td>{@value #COMPACT_SESSION_VALUE_BYTES} B</td></tr>
  *   <tr><td>{@link Kind#STANDARD}</td><td>the workload's log-normal ({@link ValueSizes}: median 200 B, p99 8 KB, at most
- *       64 KB, mean about 700 B)</td><td>about 42 KB (benchmarks/RESULTS.md 2.3)</td></tr>
+ *       64 KB, mean about 700 B)</td><td>about 42 KB (benchmarks/RESULTS.md 2.3 at 1f3fa7a)</td></tr>
  * </table>
  */
 final class SessionProfile {
