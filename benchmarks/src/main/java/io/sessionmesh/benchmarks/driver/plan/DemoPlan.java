@@ -200,7 +200,7 @@ public final class DemoPlan {
                     .filter(h -> h.isAlive() && h.info().command().map(c -> c.endsWith("java")).orElse(false))
                     .ifPresent(running::add);
         }
-        // SIGTERM to all first, so that they stop side by side, then each gets STOP_SECONDS before SIGKILL
+        // SIGTERM to all first, so that they stop side by side; SIGKILL to any still running at the one deadline
         running.forEach(ProcessHandle::destroy);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_SECONDS);
         for (ProcessHandle h : running) {
@@ -210,8 +210,7 @@ public final class DemoPlan {
                 h.destroyForcibly();
             }
         }
-        int stopped = running.size();
         Files.deleteIfExists(pids);
-        return stopped;
+        return running.size();
     }
 }
