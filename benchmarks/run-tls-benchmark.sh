@@ -12,7 +12,7 @@ stamp=$(date -u +%Y-%m-%d)
 tls=benchmarks/target/tls
 mkdir -p "$out" benchmarks/target
 rm -rf "$tls"
-docker/tls/make-dev-certs.sh "$tls" master:127.0.0.1,localhost sidecar >/dev/null
+docker/tls/make-dev-certs.sh "$tls" --role replica master:127.0.0.1,localhost --role sidecar sidecar >/dev/null
 
 pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }

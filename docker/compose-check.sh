@@ -26,7 +26,7 @@ trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
 
 # Masters and sidecars talk mutual TLS with certificates of a development CA (docker-compose.yml mounts docker/tls/dev).
 if [ ! -s docker/tls/dev/ca.pem ] || [ ! -s docker/tls/dev/sidecar-b.pem ]; then
-  docker/tls/make-dev-certs.sh docker/tls/dev master-1 master-2 master-3 sidecar-a sidecar-b >/dev/null
+  docker/tls/make-dev-certs.sh docker/tls/dev --role replica master-1 master-2 master-3 --role sidecar sidecar-a sidecar-b >/dev/null
 fi
 
 # The sidecars' admin endpoints are published, so they need a token: a fresh one for this check.

@@ -44,6 +44,8 @@ class SessionMeshContainersIT {
         SessionMeshImages.assumeDockerAndBaseImage();
         network = Network.newNetwork();
         master = new GenericContainer<>(SessionMeshImages.master())
+                // plain TCP on a Docker network of this test alone: the master is told so (protected mode, SECURITY.md)
+                .withCommand("--plaintext-beyond-loopback", "true")
                 .withNetwork(network).withNetworkAliases("master").withExposedPorts(7400)
                 .waitingFor(Wait.forLogMessage(".*SessionMesh master listening on .*", 1).withStartupTimeout(STARTUP));
         master.start();

@@ -58,8 +58,8 @@ public final class MasterMain {
             System.out.println("TLS 1.3, a client certificate of " + config.tls().trustedAuthorities()
                     + " required, engine " + io.sessionmesh.wire.tls.TlsFiles.provider());
         } else if (!server.address().getAddress().isLoopbackAddress()) {
-            System.out.println("WARNING: listening beyond loopback without TLS: anything that reaches this port can read"
-                    + " and write every session (set tls-cert, tls-key and tls-trust; SECURITY.md)");
+            System.out.println("WARNING: listening beyond loopback without TLS (plaintext-beyond-loopback=true): anything"
+                    + " that reaches this port can read and write every session and steer the cluster (SECURITY.md)");
         }
         System.out.flush();
         stopped.await();

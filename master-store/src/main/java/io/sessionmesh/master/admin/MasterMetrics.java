@@ -34,9 +34,9 @@ public final class MasterMetrics {
             "expiries", "conflicts", "not_found", "too_large", "expiry_wheel_purges", "logouts", "principal_changes", "renames",
             "principal_lists",
             "budget_refusals", "connections_accepted", "connections_refused", "requests", "errors", "invalid_frames",
-            "in_flight_refused", "idle_closed", "slow_consumer_closed", "internal_errors", "holder_registrations",
+            "in_flight_refused", "idle_closed", "slow_consumer_closed", "internal_errors", "forbidden", "holder_registrations",
             "holder_registrations_refused", "invalidations_sent", "invalidations_confirmed", "invalidation_lease_expiries",
-            "fenced_writes", "replica_changes_proposed", "replica_entries_proposed", "group_sessions_handed_off");
+            "fenced_writes", "replica_refused_entries", "replica_changes_proposed", "replica_entries_proposed", "group_sessions_handed_off");
     /**
      * STATS figures left out: percentiles computed in the process (a histogram stands for the fence wait) and the
      * lease, which is a setting (shown as seconds below). The registry writer's figures are not offered at all

@@ -18,6 +18,7 @@ import java.util.Map;
 import static io.sessionmesh.master.config.MasterSettings.ADMIN_BIND;
 import static io.sessionmesh.master.config.MasterSettings.ADMIN_PORT;
 import static io.sessionmesh.master.config.MasterSettings.BIND;
+import static io.sessionmesh.master.config.MasterSettings.PLAINTEXT_BEYOND_LOOPBACK;
 import static io.sessionmesh.master.config.MasterSettings.CONNECTION_IDLE_TIMEOUT;
 import static io.sessionmesh.master.config.MasterSettings.ELECTION_TIMEOUT;
 import static io.sessionmesh.master.config.MasterSettings.GROUP;
@@ -104,6 +105,21 @@ public final class MasterConfig {
     private final String registryOwner;
     private final String description;
 
+    /** Protected mode: without TLS, only loopback unless plaintext-beyond-loopback says otherwise. */
+    private static void refuseBeyondLoopback(String what, String host) {
+        boolean loopback;
+        try {
+            loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            loopback = false;
+        }
+        if (!loopback) {
+            throw new IllegalArgumentException(what + " is not a loopback address, and there is no TLS: anything that "
+                    + "reaches it could read and write every session and steer the cluster. Set tls-cert, tls-key and "
+                    + "tls-trust (SECURITY.md), or plaintext-beyond-loopback=true on a network nothing else reaches");
+        }
+    }
+
     /** Reads a master's settings; the caller checks that nothing else was given ({@link Settings#checkAllUsed()}). */
     public MasterConfig(Settings c) {
         bind = BIND.read(c);
@@ -128,6 +144,13 @@ public final class MasterConfig {
         tls = TlsFiles.ofOptional("tls-cert, tls-key, tls-trust", TLS_CERT.read(c), TLS_KEY.read(c), TLS_TRUST.read(c));
         maxHoldersPerPeer = MAX_HOLDERS_PER_PEER.read(c);
         group = group(c, port, tls != null);
+        if (tls == null && !PLAINTEXT_BEYOND_LOOPBACK.read(c)) {
+            refuseBeyondLoopback("bind " + bind, bind);
+            if (group != null) {
+                refuseBeyondLoopback("replica " + group.self().id() + "'s Raft address " + group.self().host(),
+                        group.self().host());
+            }
+        }
         registry = RegistryConfig.forWriter(c);
         registryOwner = registry == null ? null : REGISTRY_OWNER.read(c);
         store = StoreLimits.builder()

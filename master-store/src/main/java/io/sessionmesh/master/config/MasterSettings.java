@@ -38,6 +38,11 @@ public final class MasterSettings {
             .means("The address the master protocol listens on. Without TLS anything that reaches it can read and write "
                     + "every session whose id it knows: beyond loopback, set `tls-cert`, `tls-key` and `tls-trust` "
                     + "(SECURITY.md).");
+    public static final Setting<Boolean> PLAINTEXT_BEYOND_LOOPBACK = Setting.bool("plaintext-beyond-loopback", false)
+            .means("Without TLS, a master whose `bind` (or, in a group, whose Raft address in `replicas`) is not a "
+                    + "loopback address refuses to start, as Redis's protected mode does: anything that reaches its "
+                    + "ports could read and write every session and steer the cluster. `true` starts it anyway, for a "
+                    + "network that nothing else reaches (SECURITY.md).");
     public static final Setting<Integer> PORT = Setting.port("port", DEFAULT_PORT)
             .means("The master protocol's TCP port; 0 picks a free one, printed at start and written to the ready file.");
     public static final Setting<Integer> ADMIN_PORT = Setting.port("admin-port", 0).shownAs("off")
@@ -180,7 +185,7 @@ public final class MasterSettings {
                     + "to this master (or group).");
 
     /** The master's own settings, in the order the reference lists them. */
-    public static final SettingList OWN = SettingList.of(BIND, PORT, ADMIN_PORT, ADMIN_BIND, IO_THREADS, IO_TRANSPORT,
+    public static final SettingList OWN = SettingList.of(BIND, PLAINTEXT_BEYOND_LOOPBACK, PORT, ADMIN_PORT, ADMIN_BIND, IO_THREADS, IO_TRANSPORT,
             IDLE_TIMEOUT, MAX_IDLE_TIMEOUT, MAX_LIFETIME, MAX_ATTRIBUTE, MAX_SECTION, MAX_SESSION, MAX_SECTIONS,
             MAX_ATTRIBUTES_PER_SECTION, MAX_SESSIONS, MAX_STORE, MAX_SCHEMAS, MAX_SCHEMA,
             MAX_FRAME, MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_OUTBOUND, CONNECTION_IDLE_TIMEOUT, SHUTDOWN_GRACE, LEASE,

@@ -11,6 +11,8 @@ import io.sessionmesh.master.store.StoreSnapshot;
 import io.sessionmesh.wire.client.MasterConnectionOptions;
 import io.sessionmesh.wire.placement.GroupMap;
 import io.sessionmesh.wire.protocol.Opcodes;
+import io.sessionmesh.wire.tls.PeerCertificate;
+import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.Status;
 
 import io.netty.channel.EventLoopGroup;
@@ -75,6 +77,7 @@ public final class GroupOps implements AutoCloseable {
 
     private final ReplicaGroup group;
     private final SessionStore store;
+    private final BinaryTransportCodec codec;
     private final Invalidator anonymous;
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("group-links", true),
             NioIoHandler.newFactory());
@@ -97,7 +100,9 @@ public final class GroupOps implements AutoCloseable {
     private volatile long movedSessions;
 
     /** @param linkTls the client TLS context of this master's connections to other masters, or null for plain TCP */
-    public GroupOps(ReplicaGroup group, SessionStore store, Invalidator anonymous, SslContext linkTls) {
+    public GroupOps(ReplicaGroup group, SessionStore store, BinaryTransportCodec codec, Invalidator anonymous,
+                    SslContext linkTls) {
+        this.codec = codec;
         this.linkOptions = MasterConnectionOptions.builder()
                 .requestTimeout(Duration.ofMillis(CALL_TIMEOUT_MILLIS)).tls(linkTls).build();
         this.group = group;
@@ -119,20 +124,62 @@ public final class GroupOps implements AutoCloseable {
         return movedSessions;
     }
 
-    /** The answer body of a GROUP_* request this replica got as its group's leader. */
-    public CompletableFuture<byte[]> answer(int opcode, byte[] body) {
-        return switch (opcode) {
-            case Opcodes.GROUP_MAP -> {
-                GroupMap map = group.moves().map();
-                yield CompletableFuture.completedFuture(map == null ? new byte[0] : map.encode());
+    /**
+     * The answer body of a GROUP_* request this replica got as its group's leader.
+     *
+     * @param peer what the sender's certificate says, or null on a connection without TLS (no identity to check).
+     *             {@link io.sessionmesh.master.handler.RoleCheck} let only an operator send GROUP_CHANGE and only a
+     *             replica GROUP_APPLY or GROUP_IMPORT; which replica is checked here, against the map.
+     */
+    public CompletableFuture<byte[]> answer(int opcode, byte[] body, PeerCertificate peer) {
+        try {
+            return switch (opcode) {
+                case Opcodes.GROUP_MAP -> {
+                    GroupMap map = group.moves().map();
+                    yield CompletableFuture.completedFuture(map == null ? new byte[0] : map.encode());
+                }
+                case Opcodes.GROUP_CHANGE -> CompletableFuture.supplyAsync(() -> change(body), requests);
+                case Opcodes.GROUP_APPLY -> CompletableFuture.supplyAsync(() -> apply(body, peer), requests);
+                case Opcodes.GROUP_IMPORT -> importing(body, peer);
+                default -> CompletableFuture.failedFuture(new StoreException(Status.UNSUPPORTED_VERSION,
+                        Opcodes.name(opcode) + " is not a group operation"));
+            };
+        } catch (StoreException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * GROUP_IMPORT: from a replica of a group of this group's map only, and only a body that is whole and fits
+     * ({@link StoreSnapshot#checkImport}): what is proposed to the log is applied alike on every replica.
+     */
+    private CompletableFuture<byte[]> importing(byte[] body, PeerCertificate peer) {
+        GroupMap map = group.moves().map();
+        if (map == null) {
+            throw new StoreException(Status.CONFLICT, "GROUP_IMPORT: this group has no cluster map yet: no session moves here");
+        }
+        if (peer != null) {
+            List<String> senders = new ArrayList<>();
+            map.allGroups().forEach(senders::addAll);
+            if (!peer.isReplicaOf(senders)) {
+                throw forbidden("GROUP_IMPORT comes only from a replica of a group of map " + map.epoch(), peer, senders);
             }
-            case Opcodes.GROUP_CHANGE -> CompletableFuture.supplyAsync(() -> change(body), requests);
-            case Opcodes.GROUP_APPLY -> CompletableFuture.supplyAsync(() -> apply(body), requests);
-            case Opcodes.GROUP_IMPORT -> group.propose(new ReplicaCommand.Blob(ReplicaCommand.IMPORT, body), 0, anonymous)
-                    .thenApply(adopted -> ByteBuffer.allocate(4).putInt((Integer) adopted).array());
-            default -> CompletableFuture.failedFuture(new StoreException(Status.UNSUPPORTED_VERSION,
-                    Opcodes.name(opcode) + " is not a group operation"));
-        };
+        }
+        StoreSnapshot.Import sent = StoreSnapshot.Import.of(body);
+        // a sender of an earlier build names no map: it sends for the move in progress, if there is one
+        long epoch = sent.epoch() != null ? sent.epoch() : map.epoch();
+        String refusal = group.moves().importRefusal(epoch);
+        if (refusal != null) {
+            throw new StoreException(Status.CONFLICT, "GROUP_IMPORT refused: " + refusal);
+        }
+        StoreSnapshot.checkImport(store, sent.records(), codec);
+        return group.propose(new ReplicaCommand.Import(epoch, sent.records()), 0, anonymous)
+                .thenApply(adopted -> ByteBuffer.allocate(4).putInt((Integer) adopted).array());
+    }
+
+    private static StoreException forbidden(String what, PeerCertificate peer, List<String> replicas) {
+        return new StoreException(Status.FORBIDDEN, what + " (" + String.join(" ", replicas)
+                + "); this connection's certificate " + peer.subject() + " names the hosts " + peer.hosts());
     }
 
     /** GROUP_CHANGE on the directory's leader: {@code | kind: u8 | FIRST: a map; ADD: replicas "h:p|h:p"; REMOVE: a group's name |}. */
@@ -145,7 +192,7 @@ public final class GroupOps implements AutoCloseable {
         GroupMap map = group.moves().map();
         if (kind == CHANGE_FIRST) {
             if (map == null) {
-                GroupMap first = GroupMap.decode(rest);
+                GroupMap first = decodeMap(rest);
                 if (first.epoch() != 1 || first.moving()) {
                     throw new StoreException(Status.BAD_REQUEST, "a first map has epoch 1 and is stable, not " + first);
                 }
@@ -162,6 +209,17 @@ public final class GroupOps implements AutoCloseable {
             throw new StoreException(Status.BAD_REQUEST, "this group has no map yet: start a sidecar on it first, or send FIRST");
         }
         requireDirectory(map);
+        // every group must hold the current map before the next one: a group takes maps one epoch at a time
+        if (!map.moving()) {
+            tellAll(map);
+            for (List<String> g : map.groups()) {
+                Long at = confirmed.get(g.get(0));
+                if (at == null || at < map.epoch()) {
+                    throw new StoreException(Status.CONFLICT, "group " + g.get(0) + " has not taken map " + map.epoch()
+                            + " yet (does its leader answer?); try again once it has");
+                }
+            }
+        }
         String arg = new String(rest, StandardCharsets.US_ASCII).trim();
         GroupMap next;
         try {
@@ -197,6 +255,15 @@ public final class GroupOps implements AutoCloseable {
         return next.encode();
     }
 
+    /** A map from a request's body: BAD_REQUEST naming what is wrong with one that does not decode. */
+    private static GroupMap decodeMap(byte[] bytes) {
+        try {
+            return GroupMap.decode(bytes);
+        } catch (io.sessionmesh.wire.transport.MalformedMessageException e) {
+            throw new StoreException(e.status(), e.getMessage());
+        }
+    }
+
     private void requireDirectory(GroupMap map) {
         String self = group.moves().selfName(map);
         if (!map.names().get(0).equals(self)) {
@@ -205,13 +272,38 @@ public final class GroupOps implements AutoCloseable {
         }
     }
 
-    /** GROUP_APPLY: {@code | flags: u8 | map |}; answers {@code | sessions left to hand off: u64 |}. */
-    private byte[] apply(byte[] body) {
+    /**
+     * GROUP_APPLY: {@code | flags: u8 | map |}; answers {@code | sessions left to hand off: u64 |}. Only from a replica
+     * of the directory group (of this group's map; of the map sent, for a group that has none yet), and only the map
+     * of the next epoch, or the one held again: never a stale one, and never one that skips an epoch (but by a group
+     * its own map no longer names: one removed, now added again).
+     */
+    private byte[] apply(byte[] body, PeerCertificate peer) {
         if (body.length < 2) {
             throw new StoreException(Status.BAD_REQUEST, "GROUP_APPLY needs flags and a map");
         }
-        GroupMap next = GroupMap.decode(java.util.Arrays.copyOfRange(body, 1, body.length));
+        GroupMap next = decodeMap(java.util.Arrays.copyOfRange(body, 1, body.length));
         GroupMap map = group.moves().map();
+        GroupMap known = map == null ? next : map;
+        if (peer != null && !peer.isReplicaOf(known.groups().get(0))) {
+            throw forbidden("a cluster map comes only from a replica of the directory group " + known.names().get(0),
+                    peer, known.groups().get(0));
+        }
+        if (map != null && !next.names().get(0).equals(map.names().get(0))) {
+            throw new StoreException(Status.CONFLICT, "map " + next.epoch() + " names directory " + next.names().get(0)
+                    + "; this group's directory is " + map.names().get(0) + " (the directory never changes)");
+        }
+        if (map != null && next.epoch() < map.epoch()) {
+            throw new StoreException(Status.CONFLICT, "map " + next.epoch() + " is stale: this group is at map " + map.epoch());
+        }
+        if (map != null && next.epoch() == map.epoch() && !java.util.Arrays.equals(next.encode(), map.encode())) {
+            throw new StoreException(Status.CONFLICT, "map " + next.epoch() + " is not the map " + map.epoch()
+                    + " this group holds");
+        }
+        if (map != null && next.epoch() > map.epoch() + 1 && group.moves().selfName(map) != null) {
+            throw new StoreException(Status.CONFLICT, "map " + next.epoch() + " skips an epoch: this group is at map "
+                    + map.epoch() + " and takes " + (map.epoch() + 1) + " next");
+        }
         if (map == null || next.epoch() > map.epoch()) {
             propose(ReplicaCommand.MAP, next.encode());
             map = group.moves().map();
@@ -333,21 +425,37 @@ public final class GroupOps implements AutoCloseable {
             if (replicas == null) {
                 throw new StoreException(Status.INTERNAL, "map " + map.epoch() + " has no group " + target);
             }
-            link(replicas).call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(Map.of(), records), CALL_TIMEOUT_MILLIS);
+            link(replicas).call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(map.epoch(), Map.of(), records),
+                    CALL_TIMEOUT_MILLIS);
         });
     }
 
-    /** Copies every schema the map places on another group to it (schemas are kept here too: they never change). */
+    /**
+     * Copies every schema the map places on another group to it (schemas are kept here too: they never change), in
+     * imports of about {@link #MAX_MOVE_BYTES} each, under any master's max-frame.
+     */
     private void sendSchemas(GroupMap map, String self) {
-        Map<String, Map<Long, byte[]>> byTarget = new HashMap<>();
+        Map<String, List<Map<Long, byte[]>>> byTarget = new HashMap<>();
+        Map<String, Long> bytesOfLast = new HashMap<>();
         store.schemas().forEach((uid, bytes) -> {
             String owner = map.owner("schema:" + Long.toHexString(uid));
             if (!owner.equals(self)) {
-                byTarget.computeIfAbsent(owner, o -> new LinkedHashMap<>()).put(uid, bytes);
+                List<Map<Long, byte[]>> parts = byTarget.computeIfAbsent(owner, o -> new ArrayList<>());
+                long used = bytesOfLast.getOrDefault(owner, 0L);
+                if (parts.isEmpty() || used + bytes.length > MAX_MOVE_BYTES) {
+                    parts.add(new LinkedHashMap<>());
+                    used = 0;
+                }
+                parts.get(parts.size() - 1).put(uid, bytes);
+                bytesOfLast.put(owner, used + bytes.length + 12);
             }
         });
-        byTarget.forEach((target, schemas) -> link(map.group(target))
-                .call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(schemas, List.of()), CALL_TIMEOUT_MILLIS));
+        byTarget.forEach((target, parts) -> {
+            for (Map<Long, byte[]> schemas : parts) {
+                link(map.group(target)).call(Opcodes.GROUP_IMPORT, StoreSnapshot.moveBody(map.epoch(), schemas, List.of()),
+                        CALL_TIMEOUT_MILLIS);
+            }
+        });
     }
 
     /** Up to {@code max} ids of live sessions the map gives to another group. */

@@ -24,7 +24,12 @@ import java.util.concurrent.TimeUnit;
  * java -jar sessionmesh-master.jar groups --directory 'h:7400|h:7401|h:7402' list
  * java -jar sessionmesh-master.jar groups --directory ... add 'h:7410|h:7411|h:7412'
  * java -jar sessionmesh-master.jar groups --directory ... remove h:7410
+ * java -jar sessionmesh-master.jar groups --directory ... first 'h:7400|h:7401|h:7402,h:7410|h:7411|h:7412' [--vnodes N]
  * </pre>
+ *
+ * {@code first} sets the first map of a new cluster (its first group is the directory): with TLS only an operator's
+ * certificate may (SECURITY.md, "Roles"); without TLS the first sidecar that finds no map sends its {@code --masters}.
+ * {@code --vnodes} must then be the sidecars' {@code vnodes} (default {@link #DEFAULT_VNODES}).
  *
  * {@code --directory} names the replicas of the directory group (the first group of the map); the command finds its
  * leader. {@code add} and {@code remove} commit the change, then wait (at most {@code --wait}, 10m by default) until
@@ -34,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class GroupsCommand {
     /** How often the command asks the directory whether the move is done. */
     static final long POLL_MILLIS = 500;
+    /** Virtual nodes per group of a first map: the sidecars' default. */
+    public static final int DEFAULT_VNODES = io.sessionmesh.wire.placement.Placement.MAX_VNODES;
 
     private GroupsCommand() {
     }
@@ -46,6 +53,7 @@ public final class GroupsCommand {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         String directory = null;
         Duration wait = Duration.ofMinutes(10);
+        int vnodes = DEFAULT_VNODES;
         java.nio.file.Path cert = null;
         java.nio.file.Path key = null;
         java.nio.file.Path trust = null;
@@ -59,6 +67,13 @@ public final class GroupsCommand {
                 key = java.nio.file.Path.of(args[++i]);
             } else if (args[i].equals("--tls-trust") && i + 1 < args.length) {
                 trust = java.nio.file.Path.of(args[++i]);
+            } else if (args[i].equals("--vnodes") && i + 1 < args.length) {
+                try {
+                    vnodes = Integer.parseInt(args[++i]);
+                } catch (NumberFormatException e) {
+                    err.println("--vnodes " + args[i] + ": a number");
+                    return 2;
+                }
             } else if (args[i].equals("--wait") && i + 1 < args.length) {
                 wait = io.sessionmesh.settings.Units.parseDuration(args[++i]);
             } else {
@@ -67,10 +82,11 @@ public final class GroupsCommand {
         }
         boolean list = rest.size() == 1 && rest.get(0).equals("list");
         boolean change = rest.size() == 2 && (rest.get(0).equals("add") || rest.get(0).equals("remove"));
-        if (directory == null || !(list || change)) {
+        boolean first = rest.size() == 2 && rest.get(0).equals("first");
+        if (directory == null || !(list || change || first)) {
             err.println("usage: java -jar sessionmesh-master.jar groups --directory 'host:port|host:port|...' [--wait 10m] "
                     + "[--tls-cert chain.pem --tls-key key.pem --tls-trust ca.pem] "
-                    + "(list | add 'host:port|host:port|...' | remove host:port)");
+                    + "(list | add 'host:port|host:port|...' | remove host:port | first 'h:p|h:p,h:p|h:p' [--vnodes N])");
             return 2;
         }
         io.netty.handler.ssl.SslContext tls;
@@ -94,6 +110,23 @@ public final class GroupsCommand {
             if (list) {
                 byte[] map = link.call(Opcodes.GROUP_MAP, new byte[0], GroupOps.CALL_TIMEOUT_MILLIS);
                 out.println(map.length == 0 ? "no map yet (no sidecar has connected)" : describe(GroupMap.decode(map)));
+                return 0;
+            }
+            if (first) {
+                GroupMap map;
+                try {
+                    map = GroupMap.first(GroupMap.parseGroups(rest.get(1)), vnodes);
+                } catch (IllegalArgumentException e) {
+                    err.println("first " + rest.get(1) + ": " + e.getMessage());
+                    return 2;
+                }
+                byte[] m = map.encode();
+                byte[] body = new byte[1 + m.length];
+                body[0] = GroupOps.CHANGE_FIRST;
+                System.arraycopy(m, 0, body, 1, m.length);
+                GroupMap now = GroupMap.decode(link.call(Opcodes.GROUP_CHANGE, body, GroupOps.CALL_TIMEOUT_MILLIS));
+                out.println((now.epoch() == 1 && now.groups().equals(map.groups()) ? "first map: " : "a map exists already, "
+                        + "left as it is: ") + describe(now));
                 return 0;
             }
             int kind = rest.get(0).equals("add") ? GroupOps.CHANGE_ADD : GroupOps.CHANGE_REMOVE;

@@ -35,6 +35,23 @@ public final class ConnectionRegistration {
         return peerHost;
     }
 
+    /** What the peer's certificate says (roles, hosts); null without TLS. Worked out once the handshake is done. */
+    private io.sessionmesh.wire.tls.PeerCertificate peer;
+    private boolean peerKnown;
+
+    /**
+     * What the certificate of this connection's peer says ({@link io.sessionmesh.wire.tls.PeerCertificate}), or null
+     * on a connection without TLS, whose peer has no identity to check (SECURITY.md, "Roles").
+     */
+    public io.sessionmesh.wire.tls.PeerCertificate peer(io.netty.channel.Channel channel) {
+        if (!peerKnown) {
+            java.security.cert.X509Certificate certificate = PeerIdentity.certificate(channel);
+            peer = certificate == null ? null : io.sessionmesh.wire.tls.PeerCertificate.of(certificate);
+            peerKnown = true;
+        }
+        return peer;
+    }
+
     /** The invalidator that tells every holder, this connection's own included. */
     Invalidator everyone() {
         return everyone;

@@ -86,7 +86,7 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
     private CompletableFuture<MasterAnswer> answer(ChannelHandlerContext ctx, int id, MasterRequest<?> request) {
         long bit = registration.holderBit();
         if (request instanceof MasterRequest.GroupOp g) {
-            return ops.answer(g.opcode(), g.body()).thenApply(body -> new MasterAnswer.Bytes(g.opcode(), id, body));
+            return ops.answer(g.opcode(), g.body(), registration.peer(ctx.channel())).thenApply(body -> new MasterAnswer.Bytes(g.opcode(), id, body));
         }
         if (request instanceof MasterRequest.Read r) {
             return group.readBarrier().thenApply(ok -> {

@@ -18,6 +18,8 @@ public final class ServerCounters {
     final LongAdder idleClosed = new LongAdder();
     final LongAdder slowConsumerClosed = new LongAdder();
     final LongAdder internalErrors = new LongAdder();
+    /** Requests answered FORBIDDEN: the peer's certificate names no role that may send them ({@link RoleCheck}). */
+    final LongAdder forbidden = new LongAdder();
 
     /** No connection starts reading again from now on (shutdown). */
     public void startDraining() {
@@ -49,5 +51,6 @@ public final class ServerCounters {
         stats.put("idle_closed", idleClosed.sum());
         stats.put("slow_consumer_closed", slowConsumerClosed.sum());
         stats.put("internal_errors", internalErrors.sum());
+        stats.put("forbidden", forbidden.sum());
     }
 }

@@ -1,5 +1,6 @@
 package io.sessionmesh.master.replication;
 
+import io.sessionmesh.master.store.BoundedReads;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.Status;
@@ -57,6 +58,8 @@ public sealed interface ReplicaCommand {
     int LOGOUT = 14;
     /** A session moved to a new id and/or given a new idle timeout (RENAME). */
     int RENAME = 15;
+    /** Sessions and schemas handed to this group by another for the move to one map (IMPORT, from this build on). */
+    int IMPORT_AT = 16;
 
     int kind();
 
@@ -86,6 +89,13 @@ public sealed interface ReplicaCommand {
      * entries of earlier builds have neither.
      */
     record Create(String sessionId, long idleTimeoutMillis, String principal, String host) implements ReplicaCommand {
+        /** Most bytes of the host's name kept (its length is a u8): a longer one is cut at a character's end. */
+        public static final int MAX_HOST_BYTES = 255;
+
+        public Create {
+            host = clip(host, MAX_HOST_BYTES);
+        }
+
         public Create(String sessionId, long idleTimeoutMillis) {
             this(sessionId, idleTimeoutMillis, null, null);
         }
@@ -236,10 +246,10 @@ public sealed interface ReplicaCommand {
         }
     }
 
-    /** A body of bytes: the cluster map (MAP) or what another group handed to this one (IMPORT). */
+    /** A body of bytes: the cluster map (MAP). */
     record Blob(int kind, byte[] bytes) implements ReplicaCommand {
         public Blob {
-            if (kind != MAP && kind != IMPORT) {
+            if (kind != MAP) {
                 throw new IllegalArgumentException("kind " + kind);
             }
         }
@@ -251,6 +261,28 @@ public sealed interface ReplicaCommand {
         public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
             out.putInt(bytes.length);
             out.put(bytes);
+        }
+    }
+
+    /**
+     * What another group handed to this one for the move to map {@code epoch} (null: an IMPORT entry of an earlier
+     * build, applied as that build did): {@code | i64 epoch | u32 length | schemas and records |}.
+     */
+    record Import(Long epoch, byte[] records) implements ReplicaCommand {
+        public int kind() {
+            return epoch == null ? IMPORT : IMPORT_AT;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return (epoch == null ? 0 : 8) + 4 + records.length;
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            if (epoch != null) {
+                out.putLong(epoch);
+            }
+            out.putInt(records.length);
+            out.put(records);
         }
     }
 
@@ -344,8 +376,7 @@ public sealed interface ReplicaCommand {
                 case CREATE_FOR -> {
                     String id = getId(in);
                     long idle = in.getLong();
-                    byte[] host = new byte[in.get() & 0xFF];
-                    in.get(host);
+                    byte[] host = BoundedReads.bytes(in, in.get() & 0xFF, "a host");
                     String principal = getText(in);
                     yield new Create(id, idle, principal, host.length == 0 ? null : new String(host, StandardCharsets.UTF_8));
                 }
@@ -373,23 +404,45 @@ public sealed interface ReplicaCommand {
                 }
                 case SCHEMA -> {
                     long uid = in.getLong();
-                    byte[] schema = new byte[in.getInt()];
-                    in.get(schema);
-                    yield new Schema(uid, schema);
+                    yield new Schema(uid, BoundedReads.sized(in, "a schema"));
                 }
                 case LEAD -> new Lead();
-                case MAP, IMPORT -> {
-                    byte[] bytes = new byte[in.getInt()];
-                    in.get(bytes);
-                    yield new Blob(kind, bytes);
+                case MAP -> new Blob(kind, BoundedReads.sized(in, "a cluster map"));
+                case IMPORT -> new Import(null, BoundedReads.sized(in, "a GROUP_IMPORT body"));
+                case IMPORT_AT -> {
+                    long epoch = in.getLong();
+                    yield new Import(epoch, BoundedReads.sized(in, "a GROUP_IMPORT body"));
                 }
                 default -> throw new MalformedMessageException(Status.UNSUPPORTED_VERSION, "log entry kind " + kind
                         + " is unknown to this master");
             };
+            if (in.hasRemaining()) {
+                throw new MalformedMessageException(Status.BAD_REQUEST, in.remaining() + " bytes after a log entry of kind "
+                        + kind);
+            }
             return new Entry(command, time, origin, ticket);
         } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
             throw new MalformedMessageException(Status.BAD_REQUEST, "log entry cut short or malformed: " + e);
         }
+    }
+
+    /** {@code text} cut to at most {@code max} UTF-8 bytes, at the end of a character. */
+    static String clip(String text, int max) {
+        if (text == null || text.length() * 3 <= max || utf8(text).length <= max) {
+            return text;
+        }
+        int end = 0;
+        int bytes = 0;
+        while (end < text.length()) {
+            int cp = text.codePointAt(end);
+            int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (bytes + n > max) {
+                break;
+            }
+            bytes += n;
+            end += Character.charCount(cp);
+        }
+        return text.substring(0, end);
     }
 
     private static byte[] utf8(String text) {
@@ -406,8 +459,7 @@ public sealed interface ReplicaCommand {
     }
 
     private static String getText(ByteBuffer in) {
-        byte[] bytes = new byte[in.getShort() & 0xFFFF];
-        in.get(bytes);
+        byte[] bytes = BoundedReads.bytes(in, in.getShort() & 0xFFFF, "a text");
         return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
@@ -424,8 +476,7 @@ public sealed interface ReplicaCommand {
     }
 
     private static String getId(ByteBuffer in) {
-        byte[] bytes = new byte[in.get() & 0xFF];
-        in.get(bytes);
+        byte[] bytes = BoundedReads.bytes(in, in.get() & 0xFF, "a session id");
         return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -152,7 +152,7 @@ public final class ReplicaGroup implements Closeable {
                 .setGroup(group)
                 .setStateMachine(machine)
                 .setProperties(properties)
-                .setParameters(parameters(tls))
+                .setParameters(parameters(tls, config))
                 .setOption(isEmpty(config.dir()) ? RaftStorage.StartupOption.FORMAT : RaftStorage.StartupOption.RECOVER)
                 .build();
         ReplicaGroup replica = new ReplicaGroup(config, server, group, machine, leaseMillis, moves);
@@ -181,12 +181,14 @@ public final class ReplicaGroup implements Closeable {
         return peers;
     }
 
-    /** Ratis's gRPC TLS: this master's certificate and key, the trusted authorities, the peer's certificate required. */
-    private static Parameters parameters(TlsFiles tls) {
+    /**
+     * Ratis's gRPC TLS: this master's certificate and key; the peer's certificate required, signed by the trusted
+     * authorities and naming a replica of this group ({@link ReplicaTrust}), both ways.
+     */
+    private static Parameters parameters(TlsFiles tls, GroupConfig config) {
         Parameters parameters = new Parameters();
         if (tls != null) {
-            GrpcTlsConfig conf = new GrpcTlsConfig(tls.privateKey().toFile(), tls.certificateChain().toFile(),
-                    tls.trustedAuthorities().toFile(), true);
+            GrpcTlsConfig conf = new GrpcTlsConfig(tls.keyManager(), new ReplicaTrust(tls.trustManager(), config), true);
             GrpcConfigKeys.Server.setTlsConf(parameters, conf);
             GrpcConfigKeys.Client.setTlsConf(parameters, conf);
             GrpcConfigKeys.Admin.setTlsConf(parameters, conf);
@@ -426,6 +428,14 @@ public final class ReplicaGroup implements Closeable {
     }
 
     /** The index of the last log entry this replica has applied (-1 before any). */
+    /**
+     * The digest of this replica's replicated state (sessions, schemas, map, outbox, tombstones, refused entries):
+     * replicas at the same applied index have the same one. Walks the whole store.
+     */
+    public long stateDigest() {
+        return machine.digest();
+    }
+
     public long appliedIndex() {
         var last = machine.getLastAppliedTermIndex();
         return last == null ? -1 : last.getIndex();

@@ -162,7 +162,20 @@ final class StoreStateMachine extends BaseStateMachine {
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();
         ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
-        for (ReplicaCommand.Entry e : ReplicaCommand.decodeAll(data, codec)) {
+        List<ReplicaCommand.Entry> entries;
+        try {
+            entries = ReplicaCommand.decodeAll(data, codec);
+        } catch (io.sessionmesh.wire.transport.MalformedMessageException e) {
+            if (e.status() == Status.UNSUPPORTED_VERSION) {
+                // a newer build's entry: skipping it would leave this replica unlike the ones that apply it
+                throw e;
+            }
+            // malformed in a format this build reads: every replica of this build refuses it alike, and goes on
+            moves.refused();
+            log.error("log entry {} refused: {} (refused entries: {})", entry.getIndex(), e.getMessage(), moves.refusedEntries());
+            entries = List.of();
+        }
+        for (ReplicaCommand.Entry e : entries) {
             applyOne(e, entry);
         }
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
@@ -178,6 +191,7 @@ final class StoreStateMachine extends BaseStateMachine {
         } catch (StoreException ex) {
             outcome = ex;
         } catch (RuntimeException ex) {
+            moves.refused();
             log.error("log entry {} ({}) failed to apply", entry.getIndex(), e.command().getClass().getSimpleName(), ex);
             outcome = new StoreException(Status.INTERNAL, e.command().getClass().getSimpleName() + " failed: " + ex);
         }
@@ -250,7 +264,7 @@ final class StoreStateMachine extends BaseStateMachine {
         if (command instanceof ReplicaCommand.Sessions s) {
             return store.expire(s.sessionIds(), now);
         }
-        if (command instanceof ReplicaCommand.Blob b && b.kind() == ReplicaCommand.MAP) {
+        if (command instanceof ReplicaCommand.Blob b) {
             GroupMap next = GroupMap.decode(b.bytes());
             boolean taken = moves.apply(next);
             if (taken) {
@@ -258,11 +272,20 @@ final class StoreStateMachine extends BaseStateMachine {
             }
             return taken;
         }
-        if (command instanceof ReplicaCommand.Blob b) {
+        if (command instanceof ReplicaCommand.Import i) {
             try {
-                return StoreSnapshot.adoptAll(store, b.bytes(), codec, now);
+                if (i.epoch() == null) { // an earlier build's entry, applied as it applied it
+                    return StoreSnapshot.adoptAll(store, i.records(), codec, now);
+                }
+                String refusal = moves.importRefusal(i.epoch());
+                if (refusal != null) {
+                    throw new StoreException(Status.CONFLICT, "GROUP_IMPORT refused: " + refusal);
+                }
+                return StoreSnapshot.adoptAll(store, i.records(), codec, now, id -> !moves.adoptedInThisMove(id),
+                        moves::adopted);
             } catch (IOException ex) {
-                throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body: " + ex);
+                moves.refused(); // the leader checked the body: this is an earlier build's entry, or a bug
+                throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body: " + ex.getMessage());
             }
         }
         if (command instanceof ReplicaCommand.Schema s) {
@@ -307,6 +330,11 @@ final class StoreStateMachine extends BaseStateMachine {
             }
         }
         return fences;
+    }
+
+    /** The digest of this replica's replicated state: its store's ({@link SessionStore#digest}) and its group's. */
+    long digest() {
+        return io.sessionmesh.master.store.Digest.mix(store.digest(), moves.digest());
     }
 
     @Override

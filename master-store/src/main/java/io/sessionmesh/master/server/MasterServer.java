@@ -83,9 +83,10 @@ public final class MasterServer implements AutoCloseable {
         GroupOps ops = null;
         try {
             if (config.group() != null) {
-                replica = ReplicaGroup.start(config.group(), store, new BinaryTransportCodec(config.transportLimits()),
-                        holders.invalidatorFor(null), config.lease().toMillis(), config.tls());
-                ops = new GroupOps(replica, store, holders.invalidatorFor(null), clientTls);
+                BinaryTransportCodec logCodec = new BinaryTransportCodec(config.transportLimits());
+                replica = ReplicaGroup.start(config.group(), store, logCodec, holders.invalidatorFor(null),
+                        config.lease().toMillis(), config.tls());
+                ops = new GroupOps(replica, store, logCodec, holders.invalidatorFor(null), clientTls);
             }
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
@@ -257,6 +258,7 @@ public final class MasterServer implements AutoCloseable {
             stats.put("group_map_moving", map != null && map.moving() ? 1L : 0L);
             stats.put("group_outbox_sessions", (long) group.moves().outboxSize());
             stats.put("group_sessions_handed_off", groupOps.movedSessions());
+            stats.put("replica_refused_entries", group.moves().refusedEntries());
         }
         stats.put("registry_enabled", registry == null ? 0L : 1L);
         if (registry != null && registryFigures) {

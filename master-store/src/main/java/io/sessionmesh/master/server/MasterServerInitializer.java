@@ -12,6 +12,7 @@ import io.sessionmesh.master.handler.IdleCloser;
 import io.sessionmesh.master.handler.PushHandler;
 import io.sessionmesh.master.handler.RegistrationHandler;
 import io.sessionmesh.master.handler.RequestDecoder;
+import io.sessionmesh.master.handler.RoleCheck;
 import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.master.replication.ReplicaGroup;
 import io.sessionmesh.master.store.SessionStore;
@@ -38,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
  *  frames     FrameDecoder           bytes -> Frame (or InvalidFrame), lengths checked before buffering
  *  encoder    FrameEncoder           typed frames -> bytes, batched per read and flushed at its end
  *  requests   RequestDecoder         Frame -> Received (typed request), PushConfirmed or Rejected
+ *  roles      RoleCheck              with TLS: FORBIDDEN for a request its peer's certificate role may not send
  *  pushes     PushHandler            pushes and fences: confirmations in, invalidations and fenced answers out
  *  flow       FlowControlHandler     answers in flight, reading on and off, slow consumers
  *  registry   RegistrationHandler    REGISTER, and PING with its lease grant
@@ -98,6 +100,7 @@ final class MasterServerInitializer extends ChannelInitializer<Channel> {
                 .addLast("encoder", new FrameEncoder(codec, flow, true));
         ch.pipeline()
                 .addLast("requests", new RequestDecoder(codec, counters))
+                .addLast("roles", new RoleCheck(registration, counters))
                 .addLast("pushes", pushes)
                 .addLast("flow", flow)
                 .addLast("registry", new RegistrationHandler(holders, registration, pushes, counters, group));

@@ -182,7 +182,7 @@ public final class MemoryBudget {
      * What a session's principal costs: {@link #PRINCIPAL_OVERHEAD} plus two bytes a char (a UTF-16 string at worst);
      * 0 for none.
      */
-    static long principalCost(String principal) {
+    public static long principalCost(String principal) {
         return principal == null ? 0 : PRINCIPAL_OVERHEAD + 2L * principal.length();
     }
 

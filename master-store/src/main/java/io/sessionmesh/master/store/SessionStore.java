@@ -1010,6 +1010,43 @@ public final class SessionStore {
         return true;
     }
 
+    /**
+     * A digest of what every replica of a group holds alike: each live session's id, times set by the log (created,
+     * idle timeout, hard deadline; not the last access, which a leader's reads move), principal and sections (name,
+     * version, bytes), and every schema. Independent of the order sessions were made in; two replicas at the same log
+     * index have the same digest. Walks the whole store: for tests and operators, not for a hot path.
+     */
+    public long digest() {
+        long sum = 0;
+        for (Session session : sessions.values()) {
+            if (session.removed) {
+                continue;
+            }
+            long h = Digest.of(session.id);
+            synchronized (session) {
+                h = Digest.mix(h, session.createdAt);
+                h = Digest.mix(h, session.idleTimeout);
+                h = Digest.mix(h, session.hardDeadline);
+                h = Digest.mix(h, Digest.of(session.principal));
+                for (EncodedSection section : session.sections) {
+                    h = Digest.mix(h, Digest.of(section.name()));
+                    h = Digest.mix(h, section.version());
+                    h = Digest.mix(h, section.hashCode());
+                }
+            }
+            sum += Digest.finish(h);
+        }
+        long[] schemas = {0};
+        this.schemas.forEach((uid, bytes) -> schemas[0] += Digest.finish(Digest.mix(uid, java.util.Arrays.hashCode(bytes))));
+        return Digest.mix(sum, schemas[0]);
+    }
+
+    /** Whether this store holds a session of that id that is not removed (expired or not). */
+    public boolean isLive(String id) {
+        Session existing = sessions.get(id);
+        return existing != null && !existing.removed;
+    }
+
     /** The ids of live sessions, for a move's scan: weakly consistent (sessions made or removed meanwhile may be missed). */
     public java.util.Iterator<String> sessionIds() {
         return sessions.keySet().iterator();

@@ -1,12 +1,14 @@
 package io.sessionmesh.master.store;
 
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
+import io.sessionmesh.wire.transport.Status;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -133,10 +135,21 @@ public final class StoreSnapshot {
         return bytes.toByteArray();
     }
 
-    /** A GROUP_IMPORT body: these schemas, then these session records ({@link #record}). */
-    public static byte[] moveBody(Map<Long, byte[]> schemas, List<byte[]> records) {
+    /**
+     * The first u32 of a GROUP_IMPORT body that names the map of its move (from this build on): an earlier body starts
+     * with its count of schemas, which is never this.
+     */
+    public static final int IMPORT_WITH_EPOCH = 0xFFFFFFFF;
+
+    /**
+     * A GROUP_IMPORT body, {@code | u32 0xFFFFFFFF | u64 map epoch | u32 schemas ... | records | 0 |}: the epoch of
+     * the moving map it is sent for, these schemas, then these session records ({@link #record}).
+     */
+    public static byte[] moveBody(long epoch, Map<Long, byte[]> schemas, List<byte[]> records) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(IMPORT_WITH_EPOCH);
+            out.writeLong(epoch);
             out.writeInt(schemas.size());
             for (Map.Entry<Long, byte[]> e : schemas.entrySet()) {
                 out.writeLong(e.getKey());
@@ -155,21 +168,132 @@ public final class StoreSnapshot {
     }
 
     /**
-     * Adopts what a GROUP_IMPORT body carries: every schema, and every session this store does not have yet
-     * ({@link SessionStore#adopt}); returns the sessions adopted.
+     * A GROUP_IMPORT body taken apart: the epoch of the move it is for (null from a sender of an earlier build) and
+     * the schemas and records after it.
+     */
+    public record Import(Long epoch, byte[] records) {
+        /** @throws StoreException BAD_REQUEST for a body too short to say */
+        public static Import of(byte[] body) {
+            if (body.length >= 12 && ByteBuffer.wrap(body).getInt() == IMPORT_WITH_EPOCH) {
+                return new Import(ByteBuffer.wrap(body, 4, 8).getLong(), Arrays.copyOfRange(body, 12, body.length));
+            }
+            if (body.length < 4 || ByteBuffer.wrap(body).getInt() == IMPORT_WITH_EPOCH) {
+                throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body of " + body.length + " bytes: cut short");
+            }
+            return new Import(null, body);
+        }
+    }
+
+    /**
+     * Adopts what a GROUP_IMPORT body (its schemas and records, {@link Import#records}) carries: every schema, and
+     * every session this store does not have yet ({@link SessionStore#adopt}) that {@code mayAdopt} lets in (not one
+     * this group adopted and lost since, during this move); {@code adopted} hears each one adopted. Returns how many.
      *
      * @throws IOException for a body cut short or malformed
      */
-    public static int adoptAll(SessionStore store, byte[] body, BinaryTransportCodec codec, long now) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(body));
+    public static int adoptAll(SessionStore store, byte[] records, BinaryTransportCodec codec, long now) throws IOException {
+        return adoptAll(store, records, codec, now, id -> true, id -> { });
+    }
+
+    /** {@link #adoptAll(SessionStore, byte[], BinaryTransportCodec, long)}, sessions let in by {@code mayAdopt} only. */
+    public static int adoptAll(SessionStore store, byte[] records, BinaryTransportCodec codec, long now,
+                               java.util.function.Predicate<String> mayAdopt,
+                               java.util.function.Consumer<String> adopted) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(records));
         readSchemas(store, in);
-        int adopted = 0;
+        int count = 0;
         for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
-            if (store.adopt(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, r.identity, now)) {
-                adopted++;
+            if (mayAdopt.test(r.id)
+                    && store.adopt(r.id, r.created, r.idleTimeout, r.hardDeadline, r.lastAccess, r.sections, r.identity, now)) {
+                adopted.accept(r.id);
+                count++;
             }
         }
-        return adopted;
+        return count;
+    }
+
+    /**
+     * Checks a GROUP_IMPORT body on the leader of the group it is for, before it is proposed (what enters the log is
+     * applied alike on every replica, so nothing there may fail): every length against the bytes present, every id,
+     * time and size against this store's limits, nothing after the records, and room for what it adds, in sessions
+     * (max-sessions) and bytes (the memory budget, {@link MemoryBudget#checkBeforeProposing}). Returns how many
+     * sessions it would add (one already live here, the same move sent again, adds nothing).
+     *
+     * @throws StoreException BAD_REQUEST naming what is wrong, UNAVAILABLE when it does not fit
+     */
+    public static int checkImport(SessionStore store, byte[] body, BinaryTransportCodec codec) {
+        StoreLimits limits = store.limits();
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(body));
+        long growth = 0;
+        int added = 0;
+        try {
+            int schemas = in.readInt();
+            if (schemas < 0 || schemas > limits.maxSchemas()) {
+                throw new IOException(schemas + " schemas: 0 to " + limits.maxSchemas());
+            }
+            for (int i = 0; i < schemas; i++) {
+                long uid = in.readLong();
+                byte[] schema = BoundedReads.bytes(in, in.readInt(), limits.maxSchemaBytes(), "schema " + Long.toHexString(uid));
+                if (store.schemas().fetch(uid) == null) {
+                    growth += schema.length;
+                }
+            }
+            for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
+                checkRecord(r, limits);
+                if (!store.isLive(r.id)) {
+                    added++;
+                    growth += MemoryBudget.SESSION_OVERHEAD + (long) r.sections.length * MemoryBudget.SECTION_OVERHEAD
+                            + bytes(r.sections) + MemoryBudget.principalCost(r.identity.principal());
+                }
+            }
+            if (in.available() > 0) {
+                throw new IOException(in.available() + " bytes after the last session record");
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body: " + e.getMessage());
+        }
+        if ((long) store.sessionCount() + added > limits.maxSessions()) {
+            throw new StoreException(Status.UNAVAILABLE, "GROUP_IMPORT of " + added + " sessions: this group holds "
+                    + store.sessionCount() + " of its max-sessions " + limits.maxSessions());
+        }
+        store.budget().checkBeforeProposing(growth, "GROUP_IMPORT of " + added + " sessions");
+        return added;
+    }
+
+    private static long bytes(EncodedSection[] sections) {
+        long bytes = 0;
+        for (EncodedSection section : sections) {
+            bytes += section.encodedSize();
+        }
+        return bytes;
+    }
+
+    private static void checkRecord(Record r, StoreLimits limits) throws IOException {
+        try {
+            io.sessionmesh.wire.transport.TransportLimits.checkSessionId(r.id);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage());
+        }
+        String session = "session " + SessionIds.redact(r.id);
+        long maxIdle = limits.maxIdleTimeout().toMillis();
+        long maxLifetime = limits.maxLifetime().toMillis();
+        if (r.idleTimeout < 1 || r.idleTimeout > maxIdle) {
+            throw new IOException(session + ": idle timeout " + r.idleTimeout + " ms, not 1 to " + maxIdle
+                    + " (max-idle-timeout)");
+        }
+        if (r.hardDeadline < r.created || r.hardDeadline - r.created > maxLifetime || r.lastAccess < r.created
+                || r.lastAccess > r.hardDeadline) {
+            throw new IOException(session + ": created " + r.created + ", last used " + r.lastAccess + ", ends "
+                    + r.hardDeadline + ": not in order within max-lifetime " + maxLifetime + " ms");
+        }
+        if (r.sections.length > limits.maxSectionsPerSession()) {
+            throw new IOException(session + ": " + r.sections.length + " sections, above max-sections-per-session "
+                    + limits.maxSectionsPerSession());
+        }
+        if (bytes(r.sections) > limits.maxSessionBytes()) {
+            throw new IOException(session + ": " + bytes(r.sections) + " bytes, above max-session-bytes "
+                    + limits.maxSessionBytes());
+        }
     }
 
     /** One session's record as {@link #writeRecord} writes it. */
@@ -184,22 +308,18 @@ public final class StoreSnapshot {
             if (tag != RECORD && tag != RECORD_WITH_IDENTITY) {
                 throw new IOException("session record tag " + tag + ": expected " + RECORD + " or " + RECORD_WITH_IDENTITY);
             }
-            byte[] id = new byte[in.readUnsignedByte()];
-            in.readFully(id);
+            byte[] id = BoundedReads.bytes(in, in.readUnsignedByte(), 255, "a session id");
             long created = in.readLong();
             long idleTimeout = in.readLong();
             long hardDeadline = in.readLong();
             long lastAccess = in.readLong();
-            byte[] body = new byte[in.readInt()];
-            in.readFully(body);
+            byte[] body = BoundedReads.sized(in, "a session's sections");
             List<EncodedSection> sections = codec.decodeEncodedReadResult(body, 0, body.length).sections();
             Identity identity = Identity.UNKNOWN;
             if (tag == RECORD_WITH_IDENTITY) {
                 long version = in.readInt() & 0xFFFF_FFFFL;
-                byte[] host = new byte[in.readUnsignedByte()];
-                in.readFully(host);
-                byte[] principal = new byte[in.readUnsignedShort()];
-                in.readFully(principal);
+                byte[] host = BoundedReads.bytes(in, in.readUnsignedByte(), 255, "a host");
+                byte[] principal = BoundedReads.bytes(in, in.readUnsignedShort(), 0xFFFF, "a principal");
                 // hosts are few and repeat across sessions: one string each
                 String hostName = host.length == 0 ? null : shared(new String(host, StandardCharsets.UTF_8));
                 identity = new Identity(principal.length == 0 ? null : new String(principal, StandardCharsets.UTF_8),
@@ -228,9 +348,7 @@ public final class StoreSnapshot {
         }
         for (int i = 0; i < schemas; i++) {
             long uid = in.readLong();
-            byte[] bytes = new byte[in.readInt()];
-            in.readFully(bytes);
-            store.schemas().adopt(uid, bytes);
+            store.schemas().adopt(uid, BoundedReads.sized(in, "schema " + Long.toHexString(uid)));
         }
     }
 
@@ -261,8 +379,7 @@ public final class StoreSnapshot {
         }
         byte[] state = new byte[0];
         if (format != FORMAT_1) {
-            state = new byte[in.readInt()];
-            in.readFully(state);
+            state = BoundedReads.sized(in, "the group's state");
         }
         if (groupState != null) {
             groupState.accept(state);

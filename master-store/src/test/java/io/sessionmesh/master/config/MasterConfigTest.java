@@ -56,4 +56,19 @@ class MasterConfigTest {
         assertTrue(e.getMessage().contains("max-store") && e.getMessage().contains("70%"), e.getMessage());
         assertEquals(heap / 2, MasterConfig.of(Map.of("max-store", Long.toString(heap / 2))).store().maxStoreBytes());
     }
+
+    /** Protected mode: without TLS, a master beyond loopback (its data port or its Raft address) does not start. */
+    @Test
+    void withoutTls_aMasterBeyondLoopback_refusesToStart_unlessToldSoExplicitly() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MasterConfig.of(Map.of("bind", "0.0.0.0")));
+        assertTrue(e.getMessage().contains("bind 0.0.0.0 is not a loopback address"), e.getMessage());
+        assertTrue(e.getMessage().contains("plaintext-beyond-loopback=true"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MasterConfig.of(Map.of("replicas",
+                "m1=10.1.2.3:7400/7450,m2=10.1.2.4:7400/7450,m3=10.1.2.5:7400/7450", "replica-id", "m1",
+                "raft-dir", "/tmp/none", "port", "7400")));
+        assertTrue(e.getMessage().contains("Raft address 10.1.2.3 is not a loopback address"), e.getMessage());
+
+        assertEquals("0.0.0.0", MasterConfig.of(Map.of("bind", "0.0.0.0", "plaintext-beyond-loopback", "true")).bind());
+        assertEquals("localhost", MasterConfig.of(Map.of("bind", "localhost")).bind(), "loopback by name is loopback");
+    }
 }

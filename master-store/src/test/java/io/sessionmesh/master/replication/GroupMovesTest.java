@@ -53,7 +53,8 @@ class GroupMovesTest {
         assertThrows(io.sessionmesh.master.store.StoreException.class, () -> from.read(new ReadRequest(id, List.of("cart"))));
 
         SessionStore to = store();
-        byte[] body = StoreSnapshot.moveBody(Map.of(7L, new byte[]{1, 2}), List.of(StoreSnapshot.record(taken, codec)));
+        byte[] body = StoreSnapshot.Import.of(StoreSnapshot.moveBody(2, Map.of(7L, new byte[]{1, 2}),
+                List.of(StoreSnapshot.record(taken, codec)))).records();
         assertEquals(1, StoreSnapshot.adoptAll(to, body, codec, now));
         assertArrayEquals(new byte[]{42}, to.read(new ReadRequest(id, List.of("cart"))).toReadResult().section("cart").orElseThrow()
                 .attributes().get("n"));

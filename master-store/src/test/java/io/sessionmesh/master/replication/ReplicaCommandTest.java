@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The log entries of PROTOCOL.md 5.2: each kind survives the round trip; an entry this build cannot read is refused. */
 class ReplicaCommandTest {
@@ -54,12 +55,16 @@ class ReplicaCommandTest {
             ReplicaCommand.Sessions ids = new ReplicaCommand.Sessions(kind, List.of("s1", "s2"));
             assertEquals(ids, roundTrip(ids).command());
         }
-        for (int kind : new int[]{ReplicaCommand.MAP, ReplicaCommand.IMPORT}) {
-            ReplicaCommand.Blob blob = (ReplicaCommand.Blob) roundTrip(new ReplicaCommand.Blob(kind, new byte[]{7, 8})).command();
-            assertEquals(kind, blob.kind());
-            assertArrayEquals(new byte[]{7, 8}, blob.bytes());
-        }
+        ReplicaCommand.Blob blob = (ReplicaCommand.Blob) roundTrip(new ReplicaCommand.Blob(ReplicaCommand.MAP, new byte[]{7, 8}))
+                .command();
+        assertArrayEquals(new byte[]{7, 8}, blob.bytes());
         assertThrows(IllegalArgumentException.class, () -> new ReplicaCommand.Blob(ReplicaCommand.WRITE, new byte[0]));
+        for (Long epoch : new Long[]{null, 5L}) {
+            ReplicaCommand.Import im = (ReplicaCommand.Import) roundTrip(new ReplicaCommand.Import(epoch, new byte[]{7, 8})).command();
+            assertEquals(epoch, im.epoch());
+            assertEquals(epoch == null ? ReplicaCommand.IMPORT : ReplicaCommand.IMPORT_AT, im.kind());
+            assertArrayEquals(new byte[]{7, 8}, im.records());
+        }
     }
 
     @Test
@@ -83,6 +88,42 @@ class ReplicaCommandTest {
         byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
         assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
                 () -> ReplicaCommand.decode(ByteBuffer.wrap(cut), codec)).status());
+    }
+
+    /**
+     * A declared length is checked against the bytes there are before anything is allocated, and nothing may follow
+     * an entry: each is BAD_REQUEST (refused alike on every replica), never an OutOfMemoryError or a skip.
+     */
+    @Test
+    void lyingLengthsAndTrailingBytesAreRefusedBeforeAnythingIsAllocated() {
+        for (int declared : new int[]{Integer.MAX_VALUE, -1, 3}) {
+            for (ReplicaCommand command : new ReplicaCommand[]{new ReplicaCommand.Schema(1, new byte[]{1, 2}),
+                    new ReplicaCommand.Import(4L, new byte[]{1, 2}), new ReplicaCommand.Blob(ReplicaCommand.MAP, new byte[]{1, 2})}) {
+                byte[] bytes = ReplicaCommand.encode(command, 1L, 2L, 3L, codec);
+                int at = ReplicaCommand.HEADER_BYTES + (command instanceof ReplicaCommand.Blob ? 0 : 8);
+                ByteBuffer.wrap(bytes, at, 4).putInt(declared);
+                MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                        () -> ReplicaCommand.decode(ByteBuffer.wrap(bytes), codec), command + " saying " + declared);
+                assertEquals(Status.BAD_REQUEST, e.status());
+                assertTrue(e.getMessage().contains(declared + " bytes, with 2 left"), e.getMessage());
+            }
+        }
+        byte[] delete = ReplicaCommand.encode(new ReplicaCommand.Delete("s"), 1L, 2L, 3L, codec);
+        byte[] trailing = Arrays.copyOf(delete, delete.length + 1);
+        MalformedMessageException e = assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decode(ByteBuffer.wrap(trailing), codec));
+        assertTrue(e.getMessage().contains("1 bytes after a log entry"), e.getMessage());
+    }
+
+    /** A host name over 255 bytes (its length is a u8) is cut at a character's end: the entry still decodes. */
+    @Test
+    void aCreateForAHostOfMoreThan255Bytes_keepsTheFirst255AndDecodes() {
+        String host = "h\u00e9".repeat(100); // 300 bytes of UTF-8
+        ReplicaCommand.Create create = new ReplicaCommand.Create("s1", 0, "p", host);
+        ReplicaCommand.Create back = (ReplicaCommand.Create) roundTrip(create).command();
+        assertEquals(create, back);
+        assertTrue(back.host().getBytes(StandardCharsets.UTF_8).length <= ReplicaCommand.Create.MAX_HOST_BYTES);
+        assertTrue(host.startsWith(back.host()) && back.host().length() == 170, back.host().length() + " chars");
     }
 
     @Test

@@ -224,6 +224,77 @@ class ReplicaGroupIT {
         assertEquals(0, next.store.sessionCount(), "the logged-out session is gone on the new leader");
     }
 
+    /**
+     * Entries that cannot be applied: a GROUP_IMPORT whose session record declares 2 GiB (and then 1 GiB) of sections
+     * it does not carry, and a cluster map that does not decode. Each is refused alike on every replica: none runs out
+     * of memory or stops applying, all three hold the same state (digest), and they still do after every replica
+     * restarts and replays the log.
+     */
+    @Test
+    void entriesThatCannotBeApplied_leaveEveryReplicaAliveAndAlike_alsoAfterTheLogIsReplayed() throws Exception {
+        Node leader = awaitLeader(nodes);
+        String id = create(leader);
+        write(leader, id, "cart", "item", "one");
+        for (int declared : new int[] {Integer.MAX_VALUE, 1 << 30}) {
+            ExecutionException lying = assertThrows(ExecutionException.class, () -> leader.group.propose(
+                    new ReplicaCommand.Import(null, lyingImport(declared)), 0, Invalidator.NONE).get(30, TimeUnit.SECONDS));
+            StoreException refused = assertInstanceOf(StoreException.class, lying.getCause());
+            assertEquals(Status.BAD_REQUEST, refused.status());
+            assertTrue(refused.getMessage().contains("sections of " + declared + " bytes"), refused.getMessage());
+        }
+        ExecutionException badMap = assertThrows(ExecutionException.class, () -> leader.group.propose(
+                new ReplicaCommand.Blob(ReplicaCommand.MAP, new byte[] {9, 9, 9}), 0, Invalidator.NONE)
+                .get(30, TimeUnit.SECONDS));
+        assertInstanceOf(StoreException.class, badMap.getCause());
+        assertEquals(Map.of("cart", 2L), write(leader, id, "cart", "item", "two"), "the group goes on");
+        long digest = awaitSameState("after the refusals", id, 2);
+        assertEquals(3, leader.group.moves().refusedEntries(), "each refusal is counted in the replicated state");
+
+        for (Node node : nodes) {
+            node.stop();
+        }
+        for (Node node : nodes) {
+            node.start();
+        }
+        Node next = awaitLeader(nodes);
+        assertEquals(digest, awaitSameState("after every replica replayed its log", id, 2));
+        assertEquals(Map.of("cart", 3L), write(next, id, "cart", "item", "three"));
+        awaitSameState("after a write on the replayed group", id, 3);
+    }
+
+    /**
+     * Waits until every replica applied the session's {@code version} of "cart" and the same index, then until all
+     * have one digest; returns it.
+     */
+    private long awaitSameState(String when, String id, long version) {
+        long[] digest = {0};
+        Await.until("every replica at version " + version + " with one state digest, " + when, ELECTION, () -> {
+            java.util.Set<Long> digests = new java.util.HashSet<>();
+            java.util.Set<Long> applied = new java.util.HashSet<>();
+            for (Node node : nodes) {
+                if (version(node.store, id, "cart") != version) {
+                    return false;
+                }
+                applied.add(node.group.appliedIndex());
+                digests.add(node.group.stateDigest());
+            }
+            digest[0] = digests.iterator().next();
+            return applied.size() == 1 && digests.size() == 1;
+        });
+        return digest[0];
+    }
+
+    /** An import body (as an earlier build sent it) of one session whose sections' length says {@code declared}. */
+    private static byte[] lyingImport(int declared) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + 1 + 1 + 22 + 32 + 4 + 16);
+        b.putInt(0); // no schemas
+        b.put((byte) 1).put((byte) 22).put("AAAAAAAAAAAAAAAAAAAAAA".getBytes(StandardCharsets.US_ASCII));
+        long now = System.currentTimeMillis();
+        b.putLong(now).putLong(60_000).putLong(now + 3_600_000).putLong(now);
+        b.putInt(declared); // ... and 16 bytes follow, not 2 GiB
+        return b.array();
+    }
+
     /** Reads on the leader alone (they are not in the log) for longer than the session's idle timeout. */
     private static void keepAliveByReads(Node leader, String id) throws InterruptedException {
         long until = System.currentTimeMillis() + SHORT_IDLE_MILLIS * 3 / 2;

@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,9 +62,9 @@ class MasterTlsIT {
     @BeforeAll
     static void start() throws Exception {
         Path dir = Files.createTempDirectory("sessionmesh-tls");
-        certs = DevCertificates.make(dir.resolve("ours"), "master:localhost,127.0.0.1", "sidecar-a", "sidecar-b",
-                "wrong-name:elsewhere.example");
-        strangers = DevCertificates.make(dir.resolve("theirs"), "intruder");
+        certs = DevCertificates.make(dir.resolve("ours"), "--role", "replica", "master:localhost,127.0.0.1",
+                "wrong-name:elsewhere.example", "--role", "sidecar", "sidecar-a", "sidecar-b", "--role", "operator", "operator");
+        strangers = DevCertificates.make(dir.resolve("theirs"), "--role", "sidecar", "intruder");
         master = MasterServerIT.startMaster("--tls-cert", certs.chain("master").toString(), "--tls-key",
                 certs.key("master").toString(), "--tls-trust", certs.authority().toString(), "--max-holders-per-peer", "2");
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -137,6 +138,28 @@ class MasterTlsIT {
         assertEquals(Status.UNAVAILABLE, MasterException.statusOf(e.getCause()), String.valueOf(e.getCause()));
     }
 
+    /**
+     * Each role sends its own operations only (SECURITY.md, "Roles"): a sidecar's certificate gets FORBIDDEN for every
+     * GROUP_* change, an operator's for the data operations, and the connection goes on serving what the role may send.
+     */
+    @Test
+    void aCertificateMaySendWhatItsRoleMaySendOnly() {
+        try (MasterConnection sidecar = connect(options(certs, "sidecar-a"))) {
+            for (int opcode : new int[] {Opcodes.GROUP_CHANGE, Opcodes.GROUP_APPLY, Opcodes.GROUP_IMPORT}) {
+                CompletionException e = assertThrows(CompletionException.class,
+                        () -> sidecar.groupOp(opcode, new byte[] {1, 2, 3}).join());
+                assertEquals(Status.FORBIDDEN, MasterException.statusOf(e.getCause()), Opcodes.name(opcode));
+                assertTrue(e.getCause().getMessage().contains("urn:sessionmesh:role:"), e.getCause().getMessage());
+            }
+            assertEquals(22, sidecar.create(null).join().sessionId().length(), "the sidecar's data still flows");
+        }
+        try (MasterConnection operator = connect(options(certs, "operator"))) {
+            CompletionException e = assertThrows(CompletionException.class, () -> operator.create(null).join());
+            assertEquals(Status.FORBIDDEN, MasterException.statusOf(e.getCause()));
+            assertTrue(operator.stats().join().contains("\"forbidden\":"), "STATS counts the refusals");
+        }
+    }
+
     @Test
     void aSidecarRefusesAMasterWhoseCertificateDoesNotNameTheAddressItDialled() throws Exception {
         ServerProcess misnamed = MasterServerIT.startMaster("--tls-cert", certs.chain("wrong-name").toString(), "--tls-key",
@@ -184,12 +207,65 @@ class MasterTlsIT {
         }
     }
 
+    private static void assertGroupOpRefused(MasterConnection c, int opcode, byte[] body, int status, String why) {
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> c.groupOp(opcode, body).get(30, TimeUnit.SECONDS));
+        assertEquals(status, MasterException.statusOf(e.getCause()), Opcodes.name(opcode) + ": " + e.getCause().getMessage());
+        assertTrue(e.getCause().getMessage().contains(why), e.getCause().getMessage());
+    }
+
+    /** GROUP_CHANGE FIRST with {@code map}. */
+    private static byte[] change(io.sessionmesh.wire.placement.GroupMap map) {
+        byte[] m = map.encode();
+        byte[] body = new byte[1 + m.length];
+        body[0] = 1;
+        System.arraycopy(m, 0, body, 1, m.length);
+        return body;
+    }
+
+    /** GROUP_APPLY (no handoff) of {@code map} with its epoch made {@code epoch}. */
+    private static byte[] apply(io.sessionmesh.wire.placement.GroupMap map, long epoch) {
+        byte[] m = map.encode();
+        java.nio.ByteBuffer.wrap(m, 1, 8).putLong(epoch);
+        byte[] body = new byte[1 + m.length];
+        System.arraycopy(m, 0, body, 1, m.length);
+        return body;
+    }
+
+    /**
+     * Whether the gRPC (HTTP/2) server on a Raft port answers a TLS client presenting {@code name}'s certificate (null:
+     * none) with its first frame: only a replica of the group gets that far.
+     */
+    private static boolean raftSpeaks(int raftPort, String name) throws Exception {
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
+        TlsFiles trust = new TlsFiles(certs.chain("master"), certs.key("master"), certs.authority());
+        context.init(name == null ? null : new javax.net.ssl.KeyManager[] {
+                new TlsFiles(certs.chain(name), certs.key(name), certs.authority()).keyManager()},
+                new javax.net.ssl.TrustManager[] {trust.trustManager()}, null);
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", raftPort)) {
+            s.setSoTimeout(10_000);
+            javax.net.ssl.SSLParameters parameters = s.getSSLParameters();
+            parameters.setApplicationProtocols(new String[] {"h2"});
+            s.setSSLParameters(parameters);
+            s.startHandshake();
+            s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // an empty SETTINGS frame
+            s.getOutputStream().flush();
+            return s.getInputStream().read() >= 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /**
      * A group with TLS: Raft runs over gRPC with mutual TLS (writes are acknowledged only once a majority has them, so
-     * an acknowledged write proves the replicas talk), and the Raft port, too, refuses a peer without a certificate.
+     * an acknowledged write proves the replicas talk); its Raft port takes only this group's replicas (no certificate,
+     * a sidecar's, an operator's or another host's replica certificate fail the handshake); and the cluster map is
+     * set by an operator, then taken only from a replica of the directory group, one epoch at a time: a map of a skipped
+     * epoch (the takeover with epoch 2^63-1 among them) or a stale one is refused.
      */
     @Test
-    void aGroupWithTls_replicatesOverMutualTls_andItsRaftPortRefusesAPeerWithoutACertificate() throws Exception {
+    void aGroupWithTls_replicatesOverMutualTls_andOnlyItsRolesSteerIt() throws Exception {
         Path dir = Files.createTempDirectory("sessionmesh-tls-group");
         int[][] ports = new int[3][];
         List<String> parts = new java.util.ArrayList<>();
@@ -229,29 +305,39 @@ class MasterTlsIT {
                 assertEquals(1L, w.result().versions().get("s"), "acknowledged: a majority has it, over TLS");
             }
             int raftPort = ports[(leader[0] + 1) % 3][1];
-            javax.net.ssl.SSLContext noCertificate = javax.net.ssl.SSLContext.getInstance("TLSv1.3");
-            java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
-            trust.load(null, null);
-            try (InputStream in = Files.newInputStream(certs.authority())) {
-                trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
-                        .generateCertificate(in));
+            assertTrue(raftSpeaks(raftPort, "master"), "a replica of the group is let in (the check below can fail)");
+            for (String peer : new String[] {"", "sidecar-a", "operator", "wrong-name"}) {
+                assertFalse(raftSpeaks(raftPort, peer.isEmpty() ? null : peer), "Raft refuses " + (peer.isEmpty()
+                        ? "a peer without a certificate" : peer + "'s certificate"));
             }
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            noCertificate.init(null, tmf.getTrustManagers(), null);
-            try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) noCertificate.getSocketFactory()
-                    .createSocket("127.0.0.1", raftPort)) {
-                s.setSoTimeout(10_000);
-                Exception refused = assertThrows(Exception.class, () -> {
-                    s.startHandshake();
-                    s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                    s.getOutputStream().flush();
-                    if (s.getInputStream().read() < 0) {
-                        throw new java.io.EOFException("closed");
-                    }
-                });
-                assertTrue(refused instanceof java.io.IOException, String.valueOf(refused));
+            assertTrue(raftSpeaks(raftPort, "master"), "...and a replica's certificate again");
+
+            // the cluster map: set by an operator, taken from the directory's replicas only, one epoch at a time
+            InetSocketAddress leads = new InetSocketAddress("127.0.0.1", ports[leader[0]][0]);
+            List<String> data = new java.util.ArrayList<>();
+            for (int[] p : ports) {
+                data.add("127.0.0.1:" + p[0]);
+            }
+            io.sessionmesh.wire.placement.GroupMap first = io.sessionmesh.wire.placement.GroupMap.first(List.of(data), 64);
+            try (MasterConnection sidecar = MasterConnection.connect(group, leads, options(certs, "sidecar-a"), null).join();
+                 MasterConnection operator = MasterConnection.connect(group, leads, options(certs, "operator"), null).join();
+                 MasterConnection replica = MasterConnection.connect(group, leads, options(certs, "master"), null).join();
+                 MasterConnection far = MasterConnection.connect(group, leads, options(certs, "wrong-name"), null).join()) {
+                assertGroupOpRefused(sidecar, Opcodes.GROUP_CHANGE, change(first), Status.FORBIDDEN, "role:operator");
+                assertEquals(1, io.sessionmesh.wire.placement.GroupMap.decode(
+                        operator.groupOp(Opcodes.GROUP_CHANGE, change(first)).get(30, TimeUnit.SECONDS)).epoch());
+                assertGroupOpRefused(sidecar, Opcodes.GROUP_APPLY, apply(first, 2), Status.FORBIDDEN, "role:replica");
+                assertGroupOpRefused(sidecar, Opcodes.GROUP_IMPORT, new byte[12], Status.FORBIDDEN, "role:replica");
+                assertGroupOpRefused(far, Opcodes.GROUP_APPLY, apply(first, 2), Status.FORBIDDEN, "directory group");
+                assertGroupOpRefused(far, Opcodes.GROUP_IMPORT, new byte[12], Status.FORBIDDEN, "a group of map 1");
+                assertGroupOpRefused(replica, Opcodes.GROUP_APPLY, apply(first, Long.MAX_VALUE), Status.CONFLICT,
+                        "skips an epoch");
+                assertGroupOpRefused(replica, Opcodes.GROUP_APPLY, apply(first, 3), Status.CONFLICT, "skips an epoch");
+                replica.groupOp(Opcodes.GROUP_APPLY, apply(first, 2)).get(30, TimeUnit.SECONDS);
+                assertGroupOpRefused(replica, Opcodes.GROUP_APPLY, apply(first, 1), Status.CONFLICT, "stale");
+                assertEquals(2, io.sessionmesh.wire.placement.GroupMap.decode(
+                        sidecar.groupOp(Opcodes.GROUP_MAP, new byte[0]).get(30, TimeUnit.SECONDS)).epoch(),
+                        "the map a sidecar reads is the one taken, never a refused one");
             }
         } finally {
             for (ServerProcess p : replicas) {

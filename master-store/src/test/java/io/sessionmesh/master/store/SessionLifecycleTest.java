@@ -162,7 +162,8 @@ class SessionLifecycleTest {
         SessionStore to = new SessionStore(StoreLimits.DEFAULT, ticker);
         List<LifecycleEvent> arrived = new ArrayList<>();
         to.recordLifecycle(arrived::add, "group:b");
-        byte[] body = StoreSnapshot.moveBody(Map.of(), List.of(StoreSnapshot.record(taken, codec)));
+        byte[] body = StoreSnapshot.Import.of(StoreSnapshot.moveBody(2, Map.of(), List.of(StoreSnapshot.record(taken, codec))))
+                .records();
         assertEquals(1, StoreSnapshot.adoptAll(to, body, codec, ticker.millis()));
         assertEquals(1, arrived.size());
         assertEquals(Kind.MOVED, arrived.get(0).kind());

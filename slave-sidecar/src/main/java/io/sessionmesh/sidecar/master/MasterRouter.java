@@ -323,7 +323,7 @@ public final class MasterRouter implements AutoCloseable {
                 }
                 return layout.map();
             }
-            return GroupMap.decode(bytes);
+            return bytes.length == 0 ? layout.map() : GroupMap.decode(bytes); // none yet: --masters still routes
         }).thenApplyAsync(map -> {
             if (map != null && (layout.map() == null || map.epoch() > layout.map().epoch())) {
                 map.ring(); // the rings are built here, off the event loops (65,535 virtual nodes a group)
@@ -336,20 +336,36 @@ public final class MasterRouter implements AutoCloseable {
         return f;
     }
 
-    /** The directory's map; a directory with none is offered this sidecar's groups as the first map. */
+    /**
+     * The directory's map; a directory with none is offered this sidecar's groups as the first map, unless it refused
+     * that once (FORBIDDEN: with TLS, the first map is an operator's, SECURITY.md): then the sidecar routes by
+     * {@code --masters} and only reads the map until one exists.
+     */
     private CompletableFuture<byte[]> fetch() {
         MasterPool directory = directory();
         return directory.call(c -> c.groupOp(Opcodes.GROUP_MAP, new byte[0])).thenCompose(bytes -> {
-            if (bytes.length > 0) {
+            if (bytes.length > 0 || firstRefused) {
                 return CompletableFuture.completedFuture(bytes);
             }
             byte[] first = GroupMap.first(configured, vnodes).encode();
             byte[] body = new byte[1 + first.length];
             body[0] = 1; // FIRST
             System.arraycopy(first, 0, body, 1, first.length);
-            return directory.call(c -> c.groupOp(Opcodes.GROUP_CHANGE, body));
+            return directory.call(c -> c.groupOp(Opcodes.GROUP_CHANGE, body)).exceptionally(e -> {
+                if (MasterException.statusOf(e) != Status.FORBIDDEN) {
+                    throw e instanceof java.util.concurrent.CompletionException c ? c : new java.util.concurrent.CompletionException(e);
+                }
+                firstRefused = true;
+                log.warn("the directory has no cluster map and does not take one from this sidecar ({}): an operator sets"
+                        + " it (java -jar sessionmesh-master.jar groups --directory ... first ...); routing by --masters"
+                        + " until then", MasterException.of(e) == null ? e.toString() : MasterException.of(e).masterMessage());
+                return new byte[0];
+            });
         });
     }
+
+    /** Set once the directory refused this sidecar's first map (FORBIDDEN): it is not offered again. */
+    private volatile boolean firstRefused;
 
     /** The directory's pool: the first group of the map in use, or of {@code --masters}. */
     private MasterPool directory() {

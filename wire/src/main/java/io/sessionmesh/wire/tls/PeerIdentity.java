@@ -37,6 +37,22 @@ public final class PeerIdentity {
         return subject;
     }
 
+    /**
+     * The certificate the peer of {@code channel} presented, null without TLS (or before its handshake is done).
+     */
+    public static X509Certificate certificate(Channel channel) {
+        SslHandler tls = channel.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate x509 ? x509 : null;
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
+    }
+
     /** The identity of the peer of {@code channel}; call once its TLS handshake (if any) is done. */
     public static String of(Channel channel) {
         SslHandler tls = channel.pipeline().get(SslHandler.class);

@@ -93,6 +93,92 @@ public record TlsFiles(Path certificateChain, Path privateKey, Path trustedAutho
         }
     }
 
+    /**
+     * This peer's certificate and key as a JSSE key manager, for an engine that takes one rather than PEM files
+     * (Ratis's gRPC transport, where the trust side checks roles: {@code ReplicaTrust}).
+     */
+    public javax.net.ssl.X509KeyManager keyManager() {
+        try {
+            java.security.cert.X509Certificate[] chain = certificates(certificateChain).toArray(
+                    java.security.cert.X509Certificate[]::new);
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            char[] password = new char[0];
+            store.setKeyEntry("peer", privateKey(privateKey), password, chain);
+            javax.net.ssl.KeyManagerFactory f = javax.net.ssl.KeyManagerFactory.getInstance(
+                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            f.init(store, password);
+            for (javax.net.ssl.KeyManager m : f.getKeyManagers()) {
+                if (m instanceof javax.net.ssl.X509KeyManager x509) {
+                    return x509;
+                }
+            }
+            throw new IllegalArgumentException("no X.509 key manager");
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw invalid(e);
+        }
+    }
+
+    /** The trusted authorities as a JSSE trust manager (the chain's signatures and dates; no role, no name). */
+    public javax.net.ssl.X509ExtendedTrustManager trustManager() {
+        try {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            int i = 0;
+            for (java.security.cert.X509Certificate ca : certificates(trustedAuthorities)) {
+                store.setCertificateEntry("authority-" + i++, ca);
+            }
+            javax.net.ssl.TrustManagerFactory f = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            f.init(store);
+            for (javax.net.ssl.TrustManager m : f.getTrustManagers()) {
+                if (m instanceof javax.net.ssl.X509ExtendedTrustManager x509) {
+                    return x509;
+                }
+            }
+            throw new IllegalArgumentException("no X.509 trust manager");
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw invalid(e);
+        }
+    }
+
+    private static java.util.List<java.security.cert.X509Certificate> certificates(Path pem)
+            throws java.io.IOException, java.security.cert.CertificateException {
+        java.util.List<java.security.cert.X509Certificate> out = new java.util.ArrayList<>();
+        try (java.io.InputStream in = Files.newInputStream(pem)) {
+            for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificates(in)) {
+                out.add((java.security.cert.X509Certificate) c);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new java.security.cert.CertificateException(pem + " holds no certificate");
+        }
+        return out;
+    }
+
+    /** An unencrypted PKCS#8 key ({@code BEGIN PRIVATE KEY}): EC, RSA or Ed25519. */
+    private static java.security.PrivateKey privateKey(Path pem) throws java.io.IOException,
+            java.security.GeneralSecurityException {
+        String text = Files.readString(pem, java.nio.charset.StandardCharsets.US_ASCII);
+        int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
+        int end = text.indexOf("-----END PRIVATE KEY-----");
+        if (begin < 0 || end < begin) {
+            throw new java.security.spec.InvalidKeySpecException(pem + " holds no unencrypted PKCS#8 key (BEGIN PRIVATE KEY)");
+        }
+        byte[] der = java.util.Base64.getMimeDecoder().decode(text.substring(begin + 27, end));
+        java.security.spec.PKCS8EncodedKeySpec spec = new java.security.spec.PKCS8EncodedKeySpec(der);
+        java.security.GeneralSecurityException last = null;
+        for (String algorithm : new String[] {"EC", "RSA", "Ed25519"}) {
+            try {
+                return java.security.KeyFactory.getInstance(algorithm).generatePrivate(spec);
+            } catch (java.security.GeneralSecurityException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
     private IllegalArgumentException invalid(Exception e) {
         return new IllegalArgumentException("TLS files " + certificateChain + ", " + privateKey + ", "
                 + trustedAuthorities + " do not make a TLS context: " + e.getMessage(), e);
