@@ -263,6 +263,71 @@ class ReplicaGroupIT {
     }
 
     /**
+     * An import is sent again when its answer was lost: it must not bring back a session this group adopted from it and
+     * has deleted, renamed away or logged out since (tombstones for the move), and an import of another move, or of a
+     * move that is over, is refused; every replica holds the same state after each.
+     */
+    @Test
+    void anImportSentAgain_bringsBackNoSessionRemovedSince_andOneOfAnotherMoveIsRefused() throws Exception {
+        Node leader = awaitLeader(nodes);
+        List<String> self = replicas.stream().map(r -> "127.0.0.1:" + r.dataPort()).toList();
+        io.sessionmesh.wire.placement.GroupMap moving = io.sessionmesh.wire.placement.GroupMap.first(
+                List.of(List.of("10.9.9.9:7400")), 64).adding(self); // epoch 2: this group gains sessions
+        leader.group.propose(new ReplicaCommand.Blob(ReplicaCommand.MAP, moving.encode()), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS);
+        SessionStore donor = new SessionStore(StoreLimits.DEFAULT, System::currentTimeMillis);
+        String deleted = ownedHere(moving, self.get(0), donor);
+        String renamed = ownedHere(moving, self.get(0), donor);
+        String loggedOut = ownedHere(moving, self.get(0), donor);
+        String renamedTo = ownedHere(moving, self.get(0), new SessionStore(StoreLimits.DEFAULT, System::currentTimeMillis));
+        long now = System.currentTimeMillis();
+        donor.create(deleted, null, now, null, "h");
+        donor.create(renamed, null, now, null, "h");
+        donor.create(loggedOut, null, now, "pat", "h");
+        List<byte[]> records = new ArrayList<>();
+        for (String id : List.of(deleted, renamed, loggedOut)) {
+            records.add(io.sessionmesh.master.store.StoreSnapshot.record(donor.takeForMove(id, Invalidator.NONE, now), codec));
+        }
+        byte[] body = io.sessionmesh.master.store.StoreSnapshot.Import.of(
+                io.sessionmesh.master.store.StoreSnapshot.moveBody(2, Map.of(), records)).records();
+
+        assertEquals(3, leader.group.propose(new ReplicaCommand.Import(2L, body), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        leader.group.propose(new ReplicaCommand.Delete(deleted), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+        leader.group.propose(new ReplicaCommand.Rename(renamed, renamedTo, 0), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+        leader.group.propose(new ReplicaCommand.Logout("pat"), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS);
+        assertEquals(0, leader.group.propose(new ReplicaCommand.Import(2L, body), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS), "the import sent again adopts nothing");
+        for (Node node : nodes) {
+            Await.until("replica " + node.replica.id() + " applied the second import", ELECTION,
+                    () -> node.group.appliedIndex() == leader.group.appliedIndex());
+            for (String id : List.of(deleted, renamed, loggedOut)) {
+                assertEquals(null, node.store.describe(id), "no revived session on replica " + node.replica.id());
+            }
+            assertEquals(1, node.store.sessionCount(), "only the renamed session, under its new id");
+        }
+        ExecutionException other = assertThrows(ExecutionException.class, () -> leader.group.propose(
+                new ReplicaCommand.Import(1L, body), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        assertEquals(Status.CONFLICT, assertInstanceOf(StoreException.class, other.getCause()).status());
+        leader.group.propose(new ReplicaCommand.Blob(ReplicaCommand.MAP, moving.settled().encode()), 0, Invalidator.NONE)
+                .get(10, TimeUnit.SECONDS);
+        ExecutionException over = assertThrows(ExecutionException.class, () -> leader.group.propose(
+                new ReplicaCommand.Import(2L, body), 0, Invalidator.NONE).get(10, TimeUnit.SECONDS));
+        assertTrue(over.getCause().getMessage().contains("that move is over"), over.getCause().getMessage());
+        Await.until("one state digest on every replica", ELECTION, () -> nodes.stream()
+                .map(n -> n.group.appliedIndex() + ":" + n.group.stateDigest()).distinct().count() == 1);
+    }
+
+    /** A new id that {@code map} gives to the group named {@code group}. */
+    private static String ownedHere(io.sessionmesh.wire.placement.GroupMap map, String group, SessionStore ids) {
+        while (true) {
+            String id = ids.newId();
+            if (map.owner(id).equals(group)) {
+                return id;
+            }
+        }
+    }
+
+    /**
      * Waits until every replica applied the session's {@code version} of "cart" and the same index, then until all
      * have one digest; returns it.
      */
