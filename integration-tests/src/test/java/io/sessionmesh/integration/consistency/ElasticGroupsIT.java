@@ -50,7 +50,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each own some sessions and count in them, reading every session back through the other sidecar. Under traffic the
  * admin command adds the second group, adds the third, then removes the second. Every request must succeed (no 404
  * for a live session, no 503), every read must see the writer's last acknowledged count, and at the end every session
- * holds its last acknowledged count, on the group the map gives it to. The admin command's refusals are checked too.
+ * holds its last acknowledged count, on the group the map gives it to. The admin command's refusals are checked too,
+ * among them a group too small for its share, refused before any session leaves.
  * ({@code MasterFaultsIT} moves the hot sessions of the checker between groups of three in every cycle.)
  */
 class ElasticGroupsIT {
@@ -101,6 +102,18 @@ class ElasticGroupsIT {
                     ids.add(api.create(3600).sessionId());
                 }
             }
+            // a group without room for its share is refused before anything moves
+            int[] small = {FreePorts.next(), FreePorts.next()};
+            startMaster(3, small, "--max-sessions", "10");
+            long epoch = stat(groups[0][0], "group_map_epoch");
+            Run noRoom = groups(directory, "add", "127.0.0.1:" + small[0]);
+            assertEquals(1, noRoom.exit, noRoom.output);
+            assertTrue(noRoom.output.contains("TOO_LARGE") && noRoom.output.contains("has room for 10 sessions")
+                    && noRoom.output.contains("nothing moved"), noRoom.output);
+            assertEquals(epoch, stat(groups[0][0], "group_map_epoch"), "no map was committed");
+            assertEquals(SESSIONS, stat(groups[0][0], "sessions"), "no session left the first group");
+            assertEquals(0, stat(small[0], "sessions"));
+
             Map<String, Long> acknowledged = new ConcurrentHashMap<>();
             Map<String, LongAdder> failures = new ConcurrentHashMap<>();
             AtomicLong stale = new AtomicLong();
@@ -165,11 +178,13 @@ class ElasticGroupsIT {
         }
     }
 
-    private void startMaster(int g, int[] ports) throws IOException {
-        ServerProcess p = start(ServerProcess.command(ConsistencyCluster.jar("master.jar",
+    private void startMaster(int g, int[] ports, String... flags) throws IOException {
+        List<String> command = new ArrayList<>(ServerProcess.command(ConsistencyCluster.jar("master.jar",
                         "master-store/target/sessionmesh-master.jar"), "--port", String.valueOf(ports[0]),
                 "--replicas", "g" + g + "=127.0.0.1:" + ports[0] + "/" + ports[1], "--replica-id", "g" + g,
                 "--raft-dir", raftDirs.resolve("g" + g).toString(), "--lease", "1s", "--io-threads", "1"));
+        command.addAll(List.of(flags));
+        ServerProcess p = start(command);
         io.sessionmesh.testing.Await.until("group " + g + " leads", Duration.ofSeconds(30),
                 () -> stat(ports[0], "replica_leads") == 1);
     }

@@ -64,6 +64,11 @@ public final class GroupOps implements AutoCloseable {
     public static final int CHANGE_REMOVE = 3;
     /** GROUP_APPLY flag: hand off what the map gives to other groups, and answer how many sessions are left to move. */
     public static final int APPLY_HAND_OFF = 1;
+    /**
+     * GROUP_APPLY flag: apply nothing; answer this group's room and what it would hand to each other group under the
+     * map sent, for the directory's check before a move ({@link #checkRoom}).
+     */
+    public static final int APPLY_ROOM = 2;
     /** Most sessions in one HANDOFF entry and one GROUP_IMPORT. */
     public static final int MAX_MOVE_SESSIONS = 512;
     /** About the most bytes of session records in one GROUP_IMPORT (well under a master's max-frame). */
@@ -211,14 +216,7 @@ public final class GroupOps implements AutoCloseable {
         requireDirectory(map);
         // every group must hold the current map before the next one: a group takes maps one epoch at a time
         if (!map.moving()) {
-            tellAll(map);
-            for (List<String> g : map.groups()) {
-                Long at = confirmed.get(g.get(0));
-                if (at == null || at < map.epoch()) {
-                    throw new StoreException(Status.CONFLICT, "group " + g.get(0) + " has not taken map " + map.epoch()
-                            + " yet (does its leader answer?); try again once it has");
-                }
-            }
+            awaitConfirmed(map);
         }
         String arg = new String(rest, StandardCharsets.US_ASCII).trim();
         GroupMap next;
@@ -250,9 +248,41 @@ public final class GroupOps implements AutoCloseable {
             throw new StoreException(e.getMessage().startsWith("no group named") ? Status.NOT_FOUND : Status.BAD_REQUEST,
                     e.getMessage());
         }
+        checkRoom(map, next);
         propose(ReplicaCommand.MAP, next.encode());
         log.info("directory: {} committed; moving ranges", next);
         return next.encode();
+    }
+
+    /**
+     * Waits (at most {@link #NEW_GROUP_WAIT_MILLIS}) until every group of {@code map} has confirmed it to the
+     * directory's drive ({@link #tellAll}, every {@link #DRIVE_INTERVAL_MILLIS}); CONFLICT naming one that has not.
+     */
+    private void awaitConfirmed(GroupMap map) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(NEW_GROUP_WAIT_MILLIS);
+        while (true) {
+            String behind = null;
+            for (List<String> g : map.groups()) {
+                Long at = confirmed.get(g.get(0));
+                if (at == null || at < map.epoch()) {
+                    behind = g.get(0);
+                    break;
+                }
+            }
+            if (behind == null) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new StoreException(Status.CONFLICT, "group " + behind + " has not taken map " + map.epoch()
+                        + " yet (does its leader answer?); try again once it has");
+            }
+            try {
+                Thread.sleep(DRIVE_INTERVAL_MILLIS / 4);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(Status.UNAVAILABLE, "interrupted");
+            }
+        }
     }
 
     /** A map from a request's body: BAD_REQUEST naming what is wrong with one that does not decode. */
@@ -289,6 +319,9 @@ public final class GroupOps implements AutoCloseable {
             throw forbidden("a cluster map comes only from a replica of the directory group " + known.names().get(0),
                     peer, known.groups().get(0));
         }
+        if ((body[0] & APPLY_ROOM) != 0) {
+            return room(next);
+        }
         if (map != null && !next.names().get(0).equals(map.names().get(0))) {
             throw new StoreException(Status.CONFLICT, "map " + next.epoch() + " names directory " + next.names().get(0)
                     + "; this group's directory is " + map.names().get(0) + " (the directory never changes)");
@@ -316,6 +349,76 @@ public final class GroupOps implements AutoCloseable {
             remaining = handOff(map);
         }
         return ByteBuffer.allocate(8).putLong(remaining).array();
+    }
+
+    /**
+     * GROUP_APPLY with ROOM: {@code | free sessions: u64 | free bytes: u64 | n: u16 | n x (group name: u8 length,
+     * ASCII | sessions: u64 | bytes: u64) |}, the sessions (and what they would cost a receiver's memory budget) that
+     * {@code next} gives from this group to each other group.
+     */
+    private byte[] room(GroupMap next) {
+        String self = group.moves().selfName(next);
+        Map<String, long[]> out = new LinkedHashMap<>();
+        for (Iterator<String> it = store.sessionIds(); it.hasNext(); ) {
+            String id = it.next();
+            String owner = next.owner(id);
+            if (owner.equals(self)) {
+                continue;
+            }
+            long cost = store.moveCost(id);
+            if (cost >= 0) {
+                long[] t = out.computeIfAbsent(owner, o -> new long[2]);
+                t[0]++;
+                t[1] += cost;
+            }
+        }
+        ByteBuffer b = ByteBuffer.allocate(18 + out.size() * (1 + 255 + 16));
+        b.putLong(Math.max(0, (long) store.limits().maxSessions() - store.sessionCount()));
+        b.putLong(Math.max(0, store.budget().max() - store.budget().used()));
+        b.putShort((short) out.size());
+        out.forEach((name, t) -> {
+            byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+            b.put((byte) n.length).put(n).putLong(t[0]).putLong(t[1]);
+        });
+        return java.util.Arrays.copyOf(b.array(), b.position());
+    }
+
+    /**
+     * Refuses, before it is committed, a move that would give a group more sessions or bytes than it has room for
+     * (max-sessions, its memory budget): every group of either map says its room and what it would send where.
+     * Sessions made meanwhile may still overshoot; the receiving leader then refuses the import, and those sessions
+     * wait in their sender's outbox (MOVING) until there is room.
+     */
+    private void checkRoom(GroupMap map, GroupMap next) {
+        Map<String, long[]> room = new LinkedHashMap<>();
+        Map<String, long[]> incoming = new LinkedHashMap<>();
+        List<List<String>> all = new ArrayList<>(map.groups());
+        for (List<String> g : next.groups()) {
+            if (!map.names().contains(g.get(0))) {
+                all.add(g);
+            }
+        }
+        byte[] body = applyBody(APPLY_ROOM, next);
+        for (List<String> g : all) {
+            ByteBuffer a = ByteBuffer.wrap(applyTo(g, body, CALL_TIMEOUT_MILLIS));
+            room.put(g.get(0), new long[] {a.getLong(), a.getLong()});
+            for (int i = a.getShort() & 0xFFFF; i > 0; i--) {
+                byte[] n = new byte[a.get() & 0xFF];
+                a.get(n);
+                long[] t = incoming.computeIfAbsent(new String(n, StandardCharsets.US_ASCII), k -> new long[2]);
+                t[0] += a.getLong();
+                t[1] += a.getLong();
+            }
+        }
+        incoming.forEach((target, t) -> {
+            long[] r = room.get(target);
+            if (r != null && (t[0] > r[0] || t[1] > r[1])) {
+                // TOO_LARGE, not UNAVAILABLE: a caller's link would take UNAVAILABLE for a leader that does not answer
+                throw new StoreException(Status.TOO_LARGE, "group " + target + " would receive " + t[0] + " sessions ("
+                        + t[1] + " bytes of its memory budget) and has room for " + r[0] + " sessions and " + r[1]
+                        + " bytes (max-sessions, max-store): nothing moved");
+            }
+        });
     }
 
     private Object propose(int kind, byte[] bytes) {
@@ -492,14 +595,14 @@ public final class GroupOps implements AutoCloseable {
     private void move(GroupMap map) {
         byte[] plain = applyBody(0, map);
         for (List<String> g : map.allGroups()) {
-            link(g).call(Opcodes.GROUP_APPLY, plain, CALL_TIMEOUT_MILLIS);
+            applyTo(g, plain, CALL_TIMEOUT_MILLIS);
             confirmed.put(g.get(0), map.epoch());
         }
         byte[] handOff = applyBody(APPLY_HAND_OFF, map);
         while (!closed && group.leads()) {
             long left = 0;
             for (List<String> g : map.previous()) {
-                left += ByteBuffer.wrap(link(g).call(Opcodes.GROUP_APPLY, handOff, CALL_TIMEOUT_MILLIS)).getLong();
+                left += ByteBuffer.wrap(applyTo(g, handOff, CALL_TIMEOUT_MILLIS)).getLong();
             }
             if (left == 0) {
                 break;
@@ -534,7 +637,7 @@ public final class GroupOps implements AutoCloseable {
                 continue;
             }
             try {
-                link(g).call(Opcodes.GROUP_APPLY, body, removed.contains(g) ? 1_000 : CALL_TIMEOUT_MILLIS);
+                applyTo(g, body, removed.contains(g) ? 1_000 : CALL_TIMEOUT_MILLIS);
                 confirmed.put(g.get(0), map.epoch());
             } catch (StoreException e) {
                 if (removed.contains(g)) {
@@ -552,6 +655,18 @@ public final class GroupOps implements AutoCloseable {
         body[0] = (byte) flags;
         System.arraycopy(m, 0, body, 1, m.length);
         return body;
+    }
+
+    /**
+     * GROUP_APPLY to a group's leader; to this replica's own group (the directory's) on this thread, not through a
+     * connection to itself, which would wait for the single thread of GROUP_CHANGE while that thread waits for it.
+     */
+    private byte[] applyTo(List<String> replicas, byte[] body, long timeoutMillis) {
+        GroupMap map = group.moves().map();
+        if (map != null && replicas.get(0).equals(group.moves().selfName(map)) && group.leads()) {
+            return apply(body, null);
+        }
+        return link(replicas).call(Opcodes.GROUP_APPLY, body, timeoutMillis);
     }
 
     private GroupLink link(List<String> replicas) {

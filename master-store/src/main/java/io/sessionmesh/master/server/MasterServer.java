@@ -3,6 +3,7 @@ package io.sessionmesh.master.server;
 import io.sessionmesh.master.admin.MasterAdminServer;
 import io.sessionmesh.master.admin.MasterMetrics;
 import io.sessionmesh.master.coherence.HolderRegistry;
+import io.sessionmesh.master.coherence.Invalidator;
 import io.sessionmesh.master.config.MasterConfig;
 import io.sessionmesh.master.handler.ServerCounters;
 import io.sessionmesh.master.replication.ReplicaCommand;
@@ -58,6 +59,8 @@ public final class MasterServer implements AutoCloseable {
     private final Channel serverChannel;
     /** This master's replica of its group; null for a master on its own. */
     private final ReplicaGroup group;
+    /** The leader's expiry, retried until it commits (in a group only). */
+    private ExpirySweep expirySweep;
     /** Elastic groups on this replica (null for a master on its own). */
     private final GroupOps groupOps;
     /** The active-session registry's writer, or null when it is off. */
@@ -109,6 +112,12 @@ public final class MasterServer implements AutoCloseable {
             throw e;
         }
         this.group = replica;
+        if (replica != null) {
+            ReplicaGroup g = replica;
+            Invalidator anonymous = holders.invalidatorFor(null);
+            this.expirySweep = new ExpirySweep(store, ids -> g.propose(new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, ids),
+                    0, anonymous), System::currentTimeMillis);
+        }
         this.groupOps = ops;
         this.registry = config.registry() == null ? null : startRegistry(config, store, replica, address());
         if (registry == null) {
@@ -162,12 +171,7 @@ public final class MasterServer implements AutoCloseable {
                     log.debug("expired {} sessions", expired);
                 }
             } else if (group.leads()) {
-                List<String> expired = store.expiredBy(System.currentTimeMillis());
-                for (int from = 0; from < expired.size(); from += ReplicaCommand.MAX_IDS) {
-                    List<String> part = expired.subList(from, Math.min(expired.size(), from + ReplicaCommand.MAX_IDS));
-                    group.propose(new ReplicaCommand.Sessions(ReplicaCommand.EXPIRE, List.copyOf(part)), 0,
-                            holders.invalidatorFor(null));
-                }
+                expirySweep.run();
             } else {
                 store.forgetDue(System.currentTimeMillis());
             }

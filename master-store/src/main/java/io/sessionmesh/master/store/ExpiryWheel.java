@@ -25,8 +25,8 @@ final class ExpiryWheel {
     private final long resolution;
     private final int mask;
     private final ConcurrentLinkedQueue<Session>[] buckets;
-    /** The last tick advanced through. */
-    private long tick;
+    /** The last tick advanced through (volatile: {@link #scheduleAgain} reads it from any thread). */
+    private volatile long tick;
     /** Entries of removed sessions still in a bucket (an estimate: a removal counts once, whether or not it was in). */
     private final java.util.concurrent.atomic.AtomicLong removedEntries = new java.util.concurrent.atomic.AtomicLong();
 
@@ -47,6 +47,16 @@ final class ExpiryWheel {
     /** Puts the session in the bucket of its current deadline. */
     void schedule(Session session) {
         long due = Math.floorDiv(session.deadline() + resolution - 1, resolution);
+        buckets[(int) (due & mask)].add(session);
+    }
+
+    /**
+     * Puts the session back in the bucket of its deadline, or of the next tick to sweep when that has passed (a
+     * session taken off for an expiry that was not applied): the next {@link #advance} looks at it again, not a turn
+     * of the ring later.
+     */
+    void scheduleAgain(Session session) {
+        long due = Math.max(Math.floorDiv(session.deadline() + resolution - 1, resolution), tick + 1);
         buckets[(int) (due & mask)].add(session);
     }
 

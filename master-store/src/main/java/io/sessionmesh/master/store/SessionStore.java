@@ -844,6 +844,22 @@ public final class SessionStore {
     }
 
     /**
+     * Puts sessions that {@link #expiredBy} took off the wheel back on it, when their EXPIRE was not applied: the next
+     * sweep looks at them again. Returns how many were put back (those still live).
+     */
+    public int scheduleExpiryAgain(List<String> sessionIds) {
+        int back = 0;
+        for (String id : sessionIds) {
+            Session session = sessions.get(id);
+            if (session != null && !session.removed) {
+                wheel.scheduleAgain(session);
+                back++;
+            }
+        }
+        return back;
+    }
+
+    /**
      * A replica applies its leader's expiry: each named session that is expired at {@code now} (the leader's time in
      * the log) is removed; one used since is put back on the expiry wheel. Returns how many were removed.
      */
@@ -1039,6 +1055,21 @@ public final class SessionStore {
         long[] schemas = {0};
         this.schemas.forEach((uid, bytes) -> schemas[0] += Digest.finish(Digest.mix(uid, java.util.Arrays.hashCode(bytes))));
         return Digest.mix(sum, schemas[0]);
+    }
+
+    /**
+     * What adopting this live session would add to another store's memory budget (its overhead, its sections' and its
+     * principal's), or -1 when there is no such live session: for a move's check of the receiving group's room.
+     */
+    public long moveCost(String id) {
+        Session session = sessions.get(id);
+        if (session == null || session.removed || session.isExpired(ticker.millis())) {
+            return -1;
+        }
+        synchronized (session) {
+            return MemoryBudget.SESSION_OVERHEAD + (long) session.sections.length * MemoryBudget.SECTION_OVERHEAD
+                    + session.bytes + MemoryBudget.principalCost(session.principal);
+        }
     }
 
     /** Whether this store holds a session of that id that is not removed (expired or not). */
