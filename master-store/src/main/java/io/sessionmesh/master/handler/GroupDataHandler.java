@@ -105,7 +105,10 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Write w) {
             requireLive(w.message().sessionId());
-            return group.propose(new ReplicaCommand.Write(w.message()), bit, registration.invalidator()).thenCompose(outcome -> {
+            // with a write id, every replica applies it once however often it is sent (PROTOCOL.md 3.12)
+            ReplicaCommand change = w.writeId() == null ? new ReplicaCommand.Write(w.message())
+                    : new ReplicaCommand.WriteOnce(w.writeId(), w.message());
+            return group.propose(change, bit, registration.invalidator()).thenCompose(outcome -> {
                 SessionStore.Written written = (SessionStore.Written) outcome;
                 return acknowledged(written.fence(),
                         new MasterAnswer.Write(id, written.result(),

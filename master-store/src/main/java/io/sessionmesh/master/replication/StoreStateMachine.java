@@ -198,6 +198,11 @@ final class StoreStateMachine extends BaseStateMachine {
         if (command instanceof ReplicaCommand.Write w) {
             return store.write(w.request(), bit, invalidator, now);
         }
+        if (command instanceof ReplicaCommand.WriteOnce w) {
+            // the table changes only here, in log order at leader times: every replica decides alike
+            return store.recentWrites().write(w.writeId(), w.request(), now, () -> store.write(w.request(), bit, invalidator, now),
+                    () -> store.times(w.request().sessionId()));
+        }
         if (command instanceof ReplicaCommand.Create c) {
             GroupMap map = moves.map();
             if (map != null && !map.owner(c.sessionId()).equals(moves.selfName(map))) {
@@ -332,7 +337,7 @@ final class StoreStateMachine extends BaseStateMachine {
         File partial = new File(file.getParentFile(), file.getName() + ".partial");
         int sessions;
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial.toPath()), 1 << 16))) {
-            sessions = StoreSnapshot.write(store, out, codec, moves.encode());
+            sessions = StoreSnapshot.write(store, out, codec, moves.encode(), store.recentWrites().encode());
         }
         Files.move(partial.toPath(), file.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
@@ -356,9 +361,10 @@ final class StoreStateMachine extends BaseStateMachine {
         }
         int sessions;
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file.toPath()), 1 << 16))) {
-            byte[][] state = {new byte[0]};
-            sessions = StoreSnapshot.read(store, in, codec, b -> state[0] = b);
+            byte[][] state = {new byte[0], new byte[0]};
+            sessions = StoreSnapshot.read(store, in, codec, b -> state[0] = b, b -> state[1] = b);
             moves.load(state[0]);
+            store.recentWrites().load(state[1]);
         }
         updateLastAppliedTermIndex(snapshot.getTermIndex());
         log.info("loaded snapshot {}: {} sessions", snapshot.getTermIndex(), sessions);
