@@ -1,6 +1,7 @@
 package io.sessionmesh.client;
 
 import io.sessionmesh.serialization.attribute.AttributeCodec;
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.SectionData;
 import io.sessionmesh.wire.transport.SectionDelta;
@@ -8,6 +9,7 @@ import io.sessionmesh.wire.transport.WriteRequest;
 import io.sessionmesh.wire.transport.WriteResult;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,12 @@ public final class Session {
      * process may change it meanwhile: a session object lives for one request, so one fetch a request is enough.
      */
     private Optional<String> principal;
+
+    /** The last save whose outcome is unknown: its session, bytes and write id, sent again as they were. */
+    private record UnknownWrite(String sessionId, byte[] body, WriteId writeId) {
+    }
+
+    private UnknownWrite unknownWrite;
 
     Session(SessionMeshClient client, String id) {
         this.client = client;
@@ -161,8 +169,15 @@ public final class Session {
      * is never sent, even when this JVM has another version of its class than the service that wrote it (see
      * {@link SaveMode#ON_SET_OR_READ}).
      *
+     * <p>Each save goes with a write id, and a master applies a write of one id at most once (PROTOCOL.md 3.12). When a
+     * save's outcome is unknown ({@link WriteOutcomeUnknownException}), calling {@code save()} again with nothing
+     * changed sends the same write under the same id: it is applied if the first was not, and answered with the first
+     * one's versions if it was, never applied twice (within the masters' window of 2 minutes).
+     *
      * @return the deltas sent (empty when none)
      * @throws SessionConflictException if an optimistic section changed since it was read; nothing was applied
+     * @throws WriteOutcomeUnknownException if the write may or may not have been applied (after a bounded number of
+     *     retries by this client and the sidecar): save again, or read the session, before anything else
      */
     public List<SectionDelta> save() {
         checkLive();
@@ -170,7 +185,24 @@ public final class Session {
         if (deltas.isEmpty()) {
             return deltas;
         }
-        WriteResult result = client.api().write(new WriteRequest(id, deltas));
+        byte[] body = client.api().encodeWrite(new WriteRequest(id, deltas));
+        // the same write as one whose outcome is unknown: the same id, so that it is applied once at most
+        WriteId writeId = unknownWrite != null && unknownWrite.sessionId.equals(id) && Arrays.equals(unknownWrite.body, body)
+                ? unknownWrite.writeId : WriteId.next();
+        WriteResult result;
+        try {
+            result = client.api().write(body, id, writeId);
+            unknownWrite = null;
+        } catch (WriteOutcomeUnknownException | SidecarUnavailableException | SidecarTimeoutException e) {
+            // unknown, or not sent at all: a later save of the same write must go under the same id
+            if (e instanceof WriteOutcomeUnknownException || unknownWrite != null && unknownWrite.writeId.equals(writeId)) {
+                unknownWrite = new UnknownWrite(id, body, writeId);
+            }
+            throw e;
+        } catch (SessionMeshException e) {
+            unknownWrite = null; // answered: the write was refused, so nothing of it is pending
+            throw e;
+        }
         long deltaBytes = 0;
         long wholeBytes = 0;
         for (SectionDelta d : deltas) {

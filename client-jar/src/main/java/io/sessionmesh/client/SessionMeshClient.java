@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <tr><th>option</th><th>default</th></tr>
  *   <tr><td>sidecar</td><td>{@value #DEFAULT_SIDECAR}</td></tr>
  *   <tr><td>connectTimeout</td><td>1 s</td></tr>
- *   <tr><td>requestTimeout</td><td>3 s (above the sidecar's 2 s master timeout, so its 504 arrives first)</td></tr>
+ *   <tr><td>requestTimeout</td><td>8 s: {@link #DEFAULT_REQUEST_TIMEOUT}, above the sidecar's master timeout and a
+ *       master's lease, so that the sidecar's answer arrives first</td></tr>
  *   <tr><td>poolSize</td><td>{@value #DEFAULT_POOL_SIZE} keep-alive connections</td></tr>
  *   <tr><td>maxAnswerBytes</td><td>64 MiB</td></tr>
  *   <tr><td>classFilter</td><td>none: required, {@link ClassFilter#allowingPackages} your packages</td></tr>
@@ -50,7 +51,20 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SessionMeshClient implements AutoCloseable {
     public static final String DEFAULT_SIDECAR = "http://127.0.0.1:7500";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
+    /** The sidecar's default {@code master-timeout}: how long it waits for a master before it answers (5 s). */
+    public static final Duration SIDECAR_MASTER_TIMEOUT = Duration.ofSeconds(5);
+    /** A master's default {@code lease} (2 s): the longest a write's answer waits for a cache that does not confirm. */
+    public static final Duration MASTER_LEASE = Duration.ofSeconds(2);
+    /**
+     * How long a call to the sidecar may take: above {@link #SIDECAR_MASTER_TIMEOUT} plus {@link #MASTER_LEASE}, with a
+     * second for the answer's way back, so that the sidecar, which knows what happened on the master (a write applied,
+     * refused, or of unknown outcome: 504 OUTCOME_UNKNOWN), answers before this client gives up knowing nothing. The
+     * sidecar answers a write within its master timeout; a master holds a fenced answer at most one lease within it,
+     * and the lease is the margin for a master call that began just before the sidecar's deadline. Shorter than that, a
+     * slow write ends here as an unknown outcome that the sidecar could have told apart. The integration tests check
+     * the defaults keep this order ({@code TimeoutOrderTest}); with other settings keep it by hand.
+     */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = SIDECAR_MASTER_TIMEOUT.plus(MASTER_LEASE).plusSeconds(1);
     public static final int DEFAULT_POOL_SIZE = 64;
     public static final int DEFAULT_MAX_ANSWER_BYTES = TransportLimits.DEFAULT_MAX_MESSAGE_BYTES;
 

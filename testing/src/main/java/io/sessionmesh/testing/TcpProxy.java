@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  * <li>{@link #pause()}: the connections stay open but no byte moves in either direction (a partition, or a peer
  *     that hangs) until {@link #resume()}; what was sent meanwhile is delivered then, in order;</li>
+ * <li>{@link #pauseAnswers()}: the same, for the bytes from the target only: requests reach it, its answers wait
+ *     (a request that is applied and whose answer is lost when the connection is then {@link #cut()});</li>
  * <li>{@link #cut()}: every connection is reset at once and new ones are closed as soon as they are accepted, until
  *     {@link #heal()}.</li>
  * </ul>
@@ -32,6 +34,7 @@ public final class TcpProxy implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private volatile boolean paused;
+    private volatile boolean answersPaused;
     private volatile boolean cut;
     private volatile boolean closed;
 
@@ -57,10 +60,16 @@ public final class TcpProxy implements AutoCloseable {
         paused = true;
     }
 
-    /** Lets the bytes flow again. */
+    /** Stops the bytes from the target to the clients; those from the clients still reach it. */
+    public void pauseAnswers() {
+        answersPaused = true;
+    }
+
+    /** Lets the bytes flow again, both ways. */
     public void resume() {
         synchronized (gate) {
             paused = false;
+            answersPaused = false;
             gate.notifyAll();
         }
     }
@@ -106,25 +115,25 @@ public final class TcpProxy implements AutoCloseable {
                 sockets.add(downstream);
                 sockets.add(upstream);
                 accepted.incrementAndGet();
-                copier(downstream, upstream, "up");
-                copier(upstream, downstream, "down");
+                copier(downstream, upstream, "up", false);
+                copier(upstream, downstream, "down", true);
             } catch (IOException e) {
                 reset(downstream); // the target is down: the client sees its connection fail, as without the proxy
             }
         }
     }
 
-    private void copier(Socket from, Socket to, String direction) {
-        Thread t = new Thread(() -> copy(from, to), "proxy-" + direction + "-" + from.getPort());
+    private void copier(Socket from, Socket to, String direction, boolean answers) {
+        Thread t = new Thread(() -> copy(from, to, answers), "proxy-" + direction + "-" + from.getPort());
         t.setDaemon(true);
         t.start();
     }
 
-    private void copy(Socket from, Socket to) {
+    private void copy(Socket from, Socket to, boolean answers) {
         byte[] buffer = new byte[BUFFER_BYTES];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n; (n = in.read(buffer)) >= 0; ) {
-                awaitFlowing();
+                awaitFlowing(answers);
                 if (cut || closed) {
                     break;
                 }
@@ -139,9 +148,9 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void awaitFlowing() throws InterruptedException {
+    private void awaitFlowing(boolean answers) throws InterruptedException {
         synchronized (gate) {
-            while (paused && !cut && !closed) {
+            while ((paused || answers && answersPaused) && !cut && !closed) {
                 gate.wait(100);
             }
         }

@@ -10,6 +10,8 @@ import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
 import io.sessionmesh.client.TransportForm;
+import io.sessionmesh.client.WriteOutcomeUnknownException;
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.ErrorMessage;
@@ -165,8 +167,56 @@ public final class SidecarApi {
     }
 
     public WriteResult write(WriteRequest request) {
-        return decode(call("write", "PATCH", "/v1/sessions/" + request.sessionId(), encode("write", request), messages),
-                WriteResult.class);
+        return write(encodeWrite(request), request.sessionId(), WriteId.next());
+    }
+
+    /** A write's body in this client's form, for {@link #write(byte[], String, WriteId)}. */
+    public byte[] encodeWrite(WriteRequest request) {
+        return encode("write", request);
+    }
+
+    /** Times a save whose outcome is unknown because the connection to the sidecar broke is sent again, at most. */
+    public static final int MAX_WRITE_RETRIES = 1;
+    /** The pause before that retry (a sidecar that restarts takes its connections with it). */
+    public static final long WRITE_RETRY_PAUSE_MILLIS = 100;
+
+    /**
+     * PATCH of an encoded write under {@code writeId} ({@code Idempotency-Key}): a master applies a write of one id at
+     * most once (PROTOCOL.md 3.12). A write whose connection to the sidecar broke after it was sent is sent again, with
+     * the same id, at most {@link #MAX_WRITE_RETRIES} times; one that the sidecar answered OUTCOME_UNKNOWN (it tried
+     * again itself) or that timed out here is not.
+     *
+     * @throws WriteOutcomeUnknownException when it may or may not have been applied: send it again with the same id
+     */
+    public WriteResult write(byte[] body, String sessionId, WriteId writeId) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return decode(call("write", "PATCH", "/v1/sessions/" + sessionId, body, messages, writeId), WriteResult.class);
+            } catch (WriteOutcomeUnknownException e) {
+                // only a broken connection (its cause): a timeout here or the sidecar's own OUTCOME_UNKNOWN (after its
+                // retries) would most likely come again, and cost another request timeout
+                if (attempt >= MAX_WRITE_RETRIES || !(e.getCause() instanceof java.io.IOException)) {
+                    throw e;
+                }
+                pause();
+            } catch (SidecarUnavailableException e) {
+                if (attempt == 0) {
+                    throw e; // not sent: the write was certainly not applied
+                }
+                // a retry that could not be sent leaves the first attempt's outcome as unknown as it was
+                throw new WriteOutcomeUnknownException("write: sent, then the connection to the sidecar broke; sent again"
+                        + " with the same write id, which failed (" + e.getMessage() + "): it may or may not have been"
+                        + " applied", writeId, e);
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(WRITE_RETRY_PAUSE_MILLIS);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public void touch(String sessionId) {
@@ -204,13 +254,19 @@ public final class SidecarApi {
     }
 
     private SidecarHttp.Response call(String operation, String method, String target, byte[] body, String contentType) {
+        return call(operation, method, target, body, contentType, null);
+    }
+
+    private SidecarHttp.Response call(String operation, String method, String target, byte[] body, String contentType,
+                                      WriteId writeId) {
         long start = System.nanoTime();
         int sent = body == null ? 0 : body.length;
         calls.increment();
         bytesSent.add(sent);
         SidecarHttp.Response r;
         try {
-            r = http.exchange(method, target, contentType, body, contentType.equals(OCTETS) ? OCTETS + ", " + messages : messages);
+            r = http.exchange(method, target, contentType, body, contentType.equals(OCTETS) ? OCTETS + ", " + messages : messages,
+                    writeId);
         } catch (SessionMeshException e) {
             metrics.call(operation, 0, System.nanoTime() - start, sent, 0);
             throw e;
@@ -218,7 +274,7 @@ public final class SidecarApi {
         bytesReceived.add(r.body().length);
         metrics.call(operation, r.status(), System.nanoTime() - start, sent, r.body().length);
         if (r.status() >= 300) {
-            throw error(operation, r);
+            throw error(operation, r, writeId);
         }
         return r;
     }
@@ -242,9 +298,13 @@ public final class SidecarApi {
         }
     }
 
-    private SessionMeshException error(String operation, SidecarHttp.Response r) {
-        String message = message(r);
+    private SessionMeshException error(String operation, SidecarHttp.Response r, WriteId writeId) {
+        ErrorMessage error = errorMessage(r);
+        String message = error != null ? error.message() : message(r);
         String text = operation + ": " + r.status() + " " + message;
+        if (error != null && error.status() == Status.OUTCOME_UNKNOWN) {
+            return new WriteOutcomeUnknownException(text, writeId);
+        }
         return switch (r.status()) {
             case 404 -> new SessionNotFoundException(text);
             case 409 -> message.contains(RenameRequest.NEW_ID_ON_ANOTHER_MASTER)
@@ -255,6 +315,21 @@ public final class SidecarApi {
             case 504 -> new SidecarTimeoutException(text);
             default -> new SessionMeshException(Status.INTERNAL, text);
         };
+    }
+
+    /** The error body, when it is one in either form; null otherwise. */
+    private ErrorMessage errorMessage(SidecarHttp.Response r) {
+        try {
+            if (r.contentType() != null && r.contentType().startsWith(BINARY)) {
+                return codec.decode(r.body(), ErrorMessage.class);
+            }
+            if (r.contentType() != null && r.contentType().startsWith(TransportForm.JSON.contentType())) {
+                return json.decode(r.body(), ErrorMessage.class);
+            }
+        } catch (MalformedMessageException e) {
+            return null;
+        }
+        return null;
     }
 
     private String message(SidecarHttp.Response r) {

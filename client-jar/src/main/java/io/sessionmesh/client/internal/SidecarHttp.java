@@ -2,6 +2,8 @@ package io.sessionmesh.client.internal;
 
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
+import io.sessionmesh.client.WriteOutcomeUnknownException;
+import io.sessionmesh.wire.protocol.WriteId;
 
 import java.io.Closeable;
 import java.io.EOFException;
@@ -128,6 +130,18 @@ public final class SidecarHttp implements Closeable {
      * @throws SidecarTimeoutException when no connection frees up, or no answer comes, within the request timeout
      */
     public Response exchange(String method, String target, String contentType, byte[] body, String accept) {
+        return exchange(method, target, contentType, body, accept, null);
+    }
+
+    /**
+     * {@link #exchange(String, String, String, byte[], String)} of a write with its id, sent as {@code Idempotency-Key}
+     * (null: none).
+     *
+     * @throws WriteOutcomeUnknownException when a request that changes something (any method but GET) was written
+     *     whole and then the connection broke, or no answer came in time: the sidecar may have applied it
+     */
+    public Response exchange(String method, String target, String contentType, byte[] body, String accept,
+                             WriteId writeId) {
         if (closed.get()) {
             throw new SidecarUnavailableException("the client is closed");
         }
@@ -149,7 +163,7 @@ public final class SidecarHttp implements Closeable {
                 Connection c = take();
                 boolean reused = c.uses > 0;
                 try {
-                    Response r = c.exchange(method, target, contentType, body, accept, deadline);
+                    Response r = c.exchange(method, target, contentType, body, accept, writeId, deadline);
                     if (c.keepAlive && c.release() && !closed.get()) {
                         c.lastUsed = System.nanoTime();
                         idle.offer(c);
@@ -160,12 +174,23 @@ public final class SidecarHttp implements Closeable {
                 } catch (IOException e) {
                     boolean late = c.deadline.get() == TIMED_OUT;
                     c.close();
+                    if (late && c.sent && !method.equals("GET")) {
+                        throw new WriteOutcomeUnknownException("the sidecar " + where + " did not answer " + method
+                                + " in " + requestTimeoutMillis + " ms; it may or may not have been applied", writeId);
+                    }
                     if (late) {
                         throw new SidecarTimeoutException("the sidecar " + where + " did not answer " + method + " in "
                                 + requestTimeoutMillis + " ms");
                     }
                     if (reused && idempotent && !c.answered && attempt == 0 && !closed.get()) {
                         continue; // a kept-alive connection the sidecar had already closed
+                    }
+                    if (c.sent && !method.equals("GET")) {
+                        // the sidecar has the whole request, and no answer could be read: it may have acted on it (a
+                        // PATCH is sent again by the caller, with its write id)
+                        throw new WriteOutcomeUnknownException(method + " to the sidecar " + where + ": sent, then the"
+                                + " connection broke (" + e.getMessage() + "); it may or may not have been applied",
+                                writeId, e);
                     }
                     throw new SidecarUnavailableException("connection to the sidecar " + where + " failed during "
                             + method + ": " + e.getMessage(), e);
@@ -269,15 +294,18 @@ public final class SidecarHttp implements Closeable {
         long lastUsed = System.nanoTime();
         boolean keepAlive = true;
         boolean answered;
+        /** The whole request of the call in progress was written: the sidecar may act on it. */
+        boolean sent;
 
         Connection(SocketChannel channel) {
             this.channel = channel;
         }
 
-        Response exchange(String method, String target, String contentType, byte[] body, String accept, long callDeadline)
-                throws IOException {
+        Response exchange(String method, String target, String contentType, byte[] body, String accept, WriteId writeId,
+                          long callDeadline) throws IOException {
             uses++;
             answered = false;
+            sent = false;
             if (!deadline.compareAndSet(IDLE, callDeadline)) {
                 throw new IOException("connection closed by the timeout watch");
             }
@@ -291,6 +319,11 @@ public final class SidecarHttp implements Closeable {
             if (accept != null) {
                 n = ascii(n, "Accept: ");
                 n = ascii(n, accept);
+                n = ascii(n, "\r\n");
+            }
+            if (writeId != null) {
+                n = ascii(n, "Idempotency-Key: ");
+                n = ascii(n, writeId.hex());
                 n = ascii(n, "\r\n");
             }
             if (body != null) {
@@ -312,6 +345,7 @@ public final class SidecarHttp implements Closeable {
                     writeFully(ByteBuffer.wrap(body));
                 }
             }
+            sent = true;
             return readResponse();
         }
 

@@ -7,6 +7,7 @@ import io.sessionmesh.client.SessionMeshException;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
+import io.sessionmesh.client.WriteOutcomeUnknownException;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -17,7 +18,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers the client's errors that reach a controller's caller with their HTTP status (a problem detail, RFC 9457):
- * no session 404, conflict 409, too large 413, sidecar unreachable 503, no answer in time 504. A 5xx's detail is a
+ * no session 404, conflict 409, too large 413, sidecar unreachable 503, no answer in time 504, a change of unknown
+ * outcome 504 with a detail that says it may have been saved and to reload before trying again. A 5xx's detail is a
  * fixed sentence per status (its message names sidecars, masters and their addresses), a 4xx's its message with any
  * address replaced; the whole message goes to the service's log under the incident id the answer carries. The lowest precedence: an application's own handlers win.
  */
@@ -33,6 +35,8 @@ public class SessionMeshErrorAdvice {
             status = HttpStatus.CONFLICT;
         } else if (e instanceof PayloadTooLargeException) {
             status = HttpStatus.PAYLOAD_TOO_LARGE;
+        } else if (e instanceof WriteOutcomeUnknownException) {
+            status = HttpStatus.GATEWAY_TIMEOUT; // as a gateway whose upstream did not answer: the change may be done
         } else if (e instanceof SidecarUnavailableException) {
             status = HttpStatus.SERVICE_UNAVAILABLE;
         } else if (e instanceof SidecarTimeoutException) {
@@ -46,8 +50,8 @@ public class SessionMeshErrorAdvice {
         // goes to this service's log under an incident id the answer carries.
         String incident = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 16);
         log.warn("session error, incident {}: answered {} for {}", incident, status.value(), e.toString());
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, status.is5xxServerError() ? detail(status)
-                : withoutAddresses(e.getMessage()));
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, e instanceof WriteOutcomeUnknownException
+                ? OUTCOME_UNKNOWN_DETAIL : status.is5xxServerError() ? detail(status) : withoutAddresses(e.getMessage()));
         p.setTitle("session: " + e.getClass().getSimpleName());
         p.setProperty("incident", incident);
         return p;
@@ -61,6 +65,13 @@ public class SessionMeshErrorAdvice {
     static String withoutAddresses(String message) {
         return message == null ? "" : ADDRESS.matcher(message).replaceAll("<address>");
     }
+
+    /**
+     * What an end user is told when a change may or may not have been saved: the truth, and what to do first. "Try
+     * again" would be wrong: the change may be there already, and sending it again blindly could do it twice.
+     */
+    static final String OUTCOME_UNKNOWN_DETAIL = "your change may or may not have been saved: reload the page to see"
+            + " whether it was before you try it again";
 
     /** What an end user is told for a 5xx: never an address or an internal message. */
     static String detail(HttpStatus status) {

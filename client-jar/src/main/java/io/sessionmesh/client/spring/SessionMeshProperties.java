@@ -17,7 +17,7 @@ import java.util.List;
  * <pre>
  * sessionmesh.sidecar-uri=http://127.0.0.1:7500
  * sessionmesh.allowed-packages=com.example.bank
- * sessionmesh.request-timeout=3s
+ * sessionmesh.request-timeout=8s
  * sessionmesh.principal.header=X-Authenticated-User   (unset by default; see {@link Principal})
  * </pre>
  */
@@ -27,7 +27,10 @@ public class SessionMeshProperties {
     private URI sidecarUri = URI.create(SessionMeshClient.DEFAULT_SIDECAR);
     /** How long a connection to the sidecar may take to open. */
     private Duration connectTimeout = SessionMeshClient.DEFAULT_CONNECT_TIMEOUT;
-    /** How long a call to the sidecar may take, answer included; past it the call fails with a timeout (504). */
+    /**
+     * How long a call to the sidecar may take, answer included; past it the call fails with a timeout (504), or, for a
+     * save, as of unknown outcome. Keep it above the sidecar's master-timeout plus a master's lease (5s + 2s).
+     */
     private Duration requestTimeout = SessionMeshClient.DEFAULT_REQUEST_TIMEOUT;
     /** Connections to the sidecar kept open; a call beyond them waits for one. */
     private int poolSize = SessionMeshClient.DEFAULT_POOL_SIZE;

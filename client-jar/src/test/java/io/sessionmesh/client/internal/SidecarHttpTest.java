@@ -187,7 +187,9 @@ class SidecarHttpTest {
             return List.of((i < bad.length ? bad[i] : "HTTP/1.1 204 No Content\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
         });
         for (String answer : bad) {
-            SidecarUnavailableException e = assertThrows(SidecarUnavailableException.class,
+            // the request went whole, and no answer could be read: the write may or may not have been applied
+            io.sessionmesh.client.WriteOutcomeUnknownException e = assertThrows(
+                    io.sessionmesh.client.WriteOutcomeUnknownException.class,
                     () -> http.exchange("PATCH", "/v1/sessions/a", "application/json", new byte[] {'{', '}'}, null), answer);
             assertTrue(e.getMessage().contains("PATCH"), e.getMessage());
         }
@@ -232,6 +234,27 @@ class SidecarHttpTest {
         assertTrue(tookMillis >= 200, "failed after " + tookMillis + " ms, before its timeout");
         assertEquals(204, http.exchange("GET", "/v1/sessions/a", null, null, null).status());
         assertEquals(2, connections.get(), "the late connection is closed, not reused");
+        http.close();
+    }
+
+    @Test
+    void patchThatGetsNoAnswerInTime_isOfUnknownOutcome_carryingItsWriteId_whichWentAsIdempotencyKey() throws IOException {
+        List<String> heads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SidecarHttp http = serve(req -> {
+            heads.add(new String(req, StandardCharsets.ISO_8859_1));
+            try {
+                Thread.sleep(2_000); // past the client's 200 ms
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return List.of("HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        }, true, Duration.ofMillis(200));
+        io.sessionmesh.wire.protocol.WriteId id = io.sessionmesh.wire.protocol.WriteId.next();
+        io.sessionmesh.client.WriteOutcomeUnknownException e = assertThrows(io.sessionmesh.client.WriteOutcomeUnknownException.class,
+                () -> http.exchange("PATCH", "/v1/sessions/a", "application/json", new byte[] {'{', '}'}, null, id));
+        assertEquals(id, e.writeId());
+        assertTrue(e.getMessage().contains("may or may not have been applied"), e.getMessage());
+        assertTrue(heads.get(0).contains("\r\nIdempotency-Key: " + id.hex() + "\r\n"), heads.get(0));
         http.close();
     }
 

@@ -55,7 +55,7 @@ class ConfigurationMetadataTest {
             assertFalse(p.getOrDefault("description", "").isBlank(), name + " has no description");
         });
         assertEquals("http://127.0.0.1:7500", properties.get("sessionmesh.sidecar-uri").get("defaultValue"));
-        assertEquals("3s", properties.get("sessionmesh.request-timeout").get("defaultValue"));
+        assertEquals("8s", properties.get("sessionmesh.request-timeout").get("defaultValue"));
         assertEquals("64", properties.get("sessionmesh.pool-size").get("defaultValue"));
         assertEquals("SMROUTE", properties.get("sessionmesh.route-cookie").get("defaultValue"));
     }

@@ -3,6 +3,7 @@ package io.sessionmesh.client.spring;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.SidecarTimeoutException;
 import io.sessionmesh.client.SidecarUnavailableException;
+import io.sessionmesh.client.WriteOutcomeUnknownException;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ProblemDetail;
@@ -24,6 +25,19 @@ class SessionMeshErrorAdviceTest {
         assertFalse(p.getDetail().contains("10."), p.getDetail());
         assertTrue(p.getDetail().contains("unavailable"), p.getDetail());
         assertNotNull(p.getProperties().get("incident"), "the answer carries the incident id the log has");
+    }
+
+    @Test
+    void changeOfUnknownOutcome_is504_andTellsTheUserItMayBeSaved_andToReloadBeforeRetrying() {
+        ProblemDetail p = advice.handle(new WriteOutcomeUnknownException("write: 504 WRITE on master 10.9.8.7:7400: sent,"
+                + " then its connection broke", io.sessionmesh.wire.protocol.WriteId.next()));
+        assertEquals(504, p.getStatus());
+        assertTrue(p.getDetail().contains("may or may not have been saved"), p.getDetail());
+        assertTrue(p.getDetail().contains("reload"), p.getDetail());
+        assertFalse(p.getDetail().contains("try again shortly") || p.getDetail().endsWith("try again"),
+                "never a blind \"try again\": " + p.getDetail());
+        assertFalse(p.getDetail().contains("10."), p.getDetail());
+        assertEquals("session: WriteOutcomeUnknownException", p.getTitle());
     }
 
     @Test

@@ -28,7 +28,8 @@ public final class MasterMetrics {
             "budget_name_bytes", "budget_schema_bytes", "budget_principal_bytes", "budget_removed_bytes", "names_shared",
             "schemas", "connections", "holders", "holders_connected", "replica_leads", "replica_pending_proposals",
             "replica_applied_index", "replica_commit_index", "group_map_epoch", "group_map_moving",
-            "group_outbox_sessions", "registry_enabled", "registry_degraded", "registry_backlog", "registry_bound");
+            "group_outbox_sessions", "registry_enabled", "registry_degraded", "registry_backlog", "registry_bound",
+            "write_ids", "write_id_bytes");
     /** STATS figures that count events: they only grow. */
     static final Set<String> COUNTERS = Set.of("creates", "reads", "sections_read", "writes", "deletes", "touches",
             "expiries", "conflicts", "not_found", "too_large", "expiry_wheel_purges", "logouts", "principal_changes", "renames",
@@ -36,7 +37,8 @@ public final class MasterMetrics {
             "budget_refusals", "connections_accepted", "connections_refused", "requests", "errors", "invalid_frames",
             "in_flight_refused", "idle_closed", "slow_consumer_closed", "internal_errors", "forbidden", "holder_registrations",
             "holder_registrations_refused", "invalidations_sent", "invalidations_confirmed", "invalidation_lease_expiries",
-            "fenced_writes", "replica_refused_entries", "replica_changes_proposed", "replica_entries_proposed", "group_sessions_handed_off");
+            "fenced_writes", "replica_refused_entries", "replica_changes_proposed", "replica_entries_proposed",
+            "group_sessions_handed_off", "write_id_duplicates", "write_ids_evicted_early");
     /**
      * STATS figures left out: percentiles computed in the process (a histogram stands for the fence wait) and the
      * lease, which is a setting (shown as seconds below). The registry writer's figures are not offered at all

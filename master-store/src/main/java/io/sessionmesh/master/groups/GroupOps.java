@@ -103,6 +103,11 @@ public final class GroupOps implements AutoCloseable {
     private volatile List<List<String>> removed = List.of();
     private volatile boolean closed;
     private volatile long movedSessions;
+    /** Batches the handoff has begun to take from the outbox, and finished with (sent and HANDED, or given up). */
+    private final java.util.concurrent.atomic.AtomicLong batchesTaken = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong batchesDone = new java.util.concurrent.atomic.AtomicLong();
+    /** How often {@link #afterBatchesInFlight} looks whether the batch it waits for is done. */
+    static final long BATCH_POLL_MILLIS = 5;
 
     /** @param linkTls the client TLS context of this master's connections to other masters, or null for plain TCP */
     public GroupOps(ReplicaGroup group, SessionStore store, BinaryTransportCodec codec, Invalidator anonymous,
@@ -462,11 +467,19 @@ public final class GroupOps implements AutoCloseable {
         try {
             sendSchemas(map, self);
             while (!closed && group.leads() && sameMap(map)) {
-                List<GroupMoves.Outgoing> out = group.moves().nextOut(MAX_MOVE_SESSIONS, MAX_MOVE_BYTES);
+                batchesTaken.incrementAndGet(); // before the batch is taken: see afterBatchesInFlight
+                List<GroupMoves.Outgoing> out;
+                try {
+                    out = group.moves().nextOut(MAX_MOVE_SESSIONS, MAX_MOVE_BYTES);
+                    if (!out.isEmpty()) {
+                        waitWritesOpen();
+                        send(map, out);
+                        propose(ReplicaCommand.HANDED, out);
+                    }
+                } finally {
+                    batchesDone.incrementAndGet();
+                }
                 if (!out.isEmpty()) {
-                    waitWritesOpen();
-                    send(map, out);
-                    propose(ReplicaCommand.HANDED, out);
                     moved += out.size();
                     movedSessions += out.size();
                     left = group.moves().outboxSize() + 1;
@@ -497,6 +510,30 @@ public final class GroupOps implements AutoCloseable {
                 handoffRunning = false;
             }
         }
+    }
+
+    /**
+     * Completes once every batch the handoff began to take from the outbox before now is done with (at most one: the
+     * handoff sends one at a time), or after {@link #CALL_TIMEOUT_MILLIS}, the longest one send may take. A LOGOUT
+     * answers only then: any session of the principal that batch carried has reached its new group, which the same
+     * "log out everywhere" asks after this one (PROTOCOL.md 3.11).
+     */
+    public CompletableFuture<Void> afterBatchesInFlight(ScheduledExecutorService timer) {
+        long taken = batchesTaken.get();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_TIMEOUT_MILLIS);
+        Runnable check = new Runnable() {
+            @Override
+            public void run() {
+                if (batchesDone.get() >= taken || System.nanoTime() - deadline > 0 || closed) {
+                    done.complete(null);
+                } else {
+                    timer.schedule(this, BATCH_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }
+        };
+        check.run();
+        return done;
     }
 
     private boolean sameMap(GroupMap map) {

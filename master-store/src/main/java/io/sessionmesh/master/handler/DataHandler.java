@@ -93,7 +93,9 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
             return new MasterAnswer.Read(id, result, times(result.sessionId()));
         }
         if (request instanceof MasterRequest.Write w) {
-            SessionStore.Written written = store.write(w.message(), registration.holderBit(), registration.invalidator());
+            SessionStore.Written written = w.writeId() == null
+                    ? store.write(w.message(), registration.holderBit(), registration.invalidator())
+                    : writeOnce(w);
             return fenced(new MasterAnswer.Write(id, written.result(),
                     w.wholeSections() ? written.wholeSections(w.message()) : List.of(), written.times()), written.fence());
         }
@@ -159,6 +161,14 @@ public final class DataHandler extends ChannelInboundHandlerAdapter {
         // REGISTER and PING are the registration handler's; a prepared request never reaches a master decoded.
         return new MasterAnswer.Error(request.opcode(), id, Status.UNSUPPORTED_VERSION,
                 Opcodes.name(request.opcode()) + " is not a data operation of this master");
+    }
+
+    /** A write with its write id: applied unless a write of that id to the session is remembered (PROTOCOL.md 3.12). */
+    private SessionStore.Written writeOnce(MasterRequest.Write w) {
+        long now = store.now();
+        return store.recentWrites().write(w.writeId(), w.message(), now,
+                () -> store.write(w.message(), registration.holderBit(), registration.invalidator(), now),
+                () -> store.times(w.message().sessionId()));
     }
 
     /** DESCRIBE's answer, or NOT_FOUND. */

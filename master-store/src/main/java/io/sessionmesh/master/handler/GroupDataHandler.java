@@ -105,7 +105,10 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Write w) {
             requireLive(w.message().sessionId());
-            return group.propose(new ReplicaCommand.Write(w.message()), bit, registration.invalidator()).thenCompose(outcome -> {
+            // with a write id, every replica applies it once however often it is sent (PROTOCOL.md 3.12)
+            ReplicaCommand change = w.writeId() == null ? new ReplicaCommand.Write(w.message())
+                    : new ReplicaCommand.WriteOnce(w.writeId(), w.message());
+            return group.propose(change, bit, registration.invalidator()).thenCompose(outcome -> {
                 SessionStore.Written written = (SessionStore.Written) outcome;
                 return acknowledged(written.fence(),
                         new MasterAnswer.Write(id, written.result(),
@@ -171,7 +174,10 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof MasterRequest.Logout l) {
             // bit 0: the sender's own cache is told too, since it does not know which sessions went
+            // answered once no batch of the outbox taken before it applied is still on its way (GroupOps): a session of
+            // the principal sent meanwhile is at its new group by then, where "log out everywhere" asks next
             return group.propose(new ReplicaCommand.Logout(l.principal()), 0, registration.everyone())
+                    .thenCompose(outcome -> ops.afterBatchesInFlight(timer).thenApply(done -> outcome))
                     .thenCompose(outcome -> {
                         SessionStore.LoggedOut out = (SessionStore.LoggedOut) outcome;
                         return acknowledged(out.fence(), new MasterAnswer.LoggedOut(id, out.sessions()));
@@ -183,7 +189,8 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
         if (request instanceof MasterRequest.PrincipalSessions p) {
             // after a read barrier, as READ: every session created (or renamed, or given the principal) and acknowledged
             // before this was sent is in the leader's applied state
-            return group.readBarrier().thenApply(ok -> DataHandler.sessionsOf(store, id, p.principal()));
+            // ... and the sessions of the principal in flight out of this group (its outbox), which no store holds now
+            return group.readBarrier().thenApply(ok -> sessionsOf(id, p.principal()));
         }
         if (request instanceof MasterRequest.PublishSchema p) {
             store.schemas().checkBeforeProposing(p.uid(), p.schema());
@@ -310,6 +317,26 @@ public final class GroupDataHandler extends ChannelInboundHandlerAdapter {
             return r.oldId(); // NOT_FOUND is the old id's: MOVED or MOVING when it lives elsewhere, as for a write
         }
         return null;
+    }
+
+    /** PRINCIPAL_SESSIONS on a group's leader: the store's live sessions of the principal, then its outbox's. */
+    private MasterAnswer sessionsOf(int id, String principal) {
+        int max = MasterAnswer.SessionsOfPrincipal.MAX_SESSIONS;
+        SessionStore.PrincipalSessionIds found = store.sessionsOf(principal, max);
+        List<String> leaving = group.moves().leavingOf(principal, max + 1);
+        if (leaving.isEmpty()) {
+            return new MasterAnswer.SessionsOfPrincipal(id, found.ids(), found.truncated());
+        }
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>(found.ids());
+        boolean truncated = found.truncated();
+        for (String s : leaving) {
+            if (ids.size() == max) {
+                truncated = true;
+                break;
+            }
+            ids.add(s);
+        }
+        return new MasterAnswer.SessionsOfPrincipal(id, List.copyOf(ids), truncated);
     }
 
     private MasterAnswer error(ChannelHandlerContext ctx, MasterRequest<?> request, int id, Throwable failure) {

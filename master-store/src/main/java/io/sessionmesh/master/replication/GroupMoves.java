@@ -32,6 +32,10 @@ import java.util.Set;
 public final class GroupMoves {
     /** One session on its way out: the group (its name) it goes to, and its record ({@code StoreSnapshot#record}). */
     public record Outgoing(String sessionId, String target, byte[] record) {
+        /** The principal the record names, or null. */
+        public String principal() {
+            return io.sessionmesh.master.store.StoreSnapshot.principalOfRecord(record);
+        }
     }
 
     /** This replica's data addresses as maps name them: which group of a map is this one. */
@@ -134,6 +138,35 @@ public final class GroupMoves {
         for (String id : ids) {
             outbox.remove(id);
         }
+    }
+
+    /** The ids of the outbox's sessions of {@code principal}, at most {@code limit}: in flight out of this group. */
+    public synchronized List<String> leavingOf(String principal, int limit) {
+        List<String> ids = new ArrayList<>();
+        for (Outgoing o : outbox.values()) {
+            if (ids.size() == limit) {
+                break;
+            }
+            if (principal.equals(o.principal())) {
+                ids.add(o.sessionId());
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * A LOGOUT of {@code principal} applied: its sessions leave the outbox, never to be sent (one sent already, not yet
+     * confirmed, is at its new group, which the same "log out everywhere" asks next). Returns how many.
+     */
+    synchronized int dropLeavingOf(String principal) {
+        int dropped = 0;
+        for (Iterator<Outgoing> it = outbox.values().iterator(); it.hasNext(); ) {
+            if (principal.equals(it.next().principal())) {
+                it.remove();
+                dropped++;
+            }
+        }
+        return dropped;
     }
 
     /** Whether a session is in the outbox: out of this group's store, not yet confirmed by its new group. */

@@ -60,6 +60,8 @@ public sealed interface ReplicaCommand {
     int RENAME = 15;
     /** Sessions and schemas handed to this group by another for the move to one map (IMPORT, from this build on). */
     int IMPORT_AT = 16;
+    /** A write with its write id (PROTOCOL.md 3.12): applied unless the replicas remember a write of that id. */
+    int WRITE_ONCE = 17;
 
     int kind();
 
@@ -79,6 +81,26 @@ public sealed interface ReplicaCommand {
         }
 
         public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            codec.encode(request, out);
+        }
+    }
+
+    /**
+     * A write with its write id: {@code | write id: 16 bytes | WRITE_REQUEST |}. Every replica applies it unless its
+     * {@link io.sessionmesh.master.store.RecentWrites} holds a write of that id to the session, which it then leaves
+     * alone: the same decision on every replica, since the table changes only in log order.
+     */
+    record WriteOnce(io.sessionmesh.wire.protocol.WriteId writeId, WriteRequest request) implements ReplicaCommand {
+        public int kind() {
+            return WRITE_ONCE;
+        }
+
+        public int bodySize(BinaryTransportCodec codec) {
+            return io.sessionmesh.wire.protocol.WriteId.BYTES + codec.encodedSize(request);
+        }
+
+        public void writeBody(ByteBuffer out, BinaryTransportCodec codec) {
+            out.putLong(writeId.high()).putLong(writeId.low());
             codec.encode(request, out);
         }
     }
@@ -372,6 +394,10 @@ public sealed interface ReplicaCommand {
             long ticket = in.getLong();
             ReplicaCommand command = switch (kind) {
                 case WRITE -> new Write(codec.decode(in, WriteRequest.class));
+                case WRITE_ONCE -> {
+                    io.sessionmesh.wire.protocol.WriteId id = new io.sessionmesh.wire.protocol.WriteId(in.getLong(), in.getLong());
+                    yield new WriteOnce(id, codec.decode(in, WriteRequest.class));
+                }
                 case CREATE -> new Create(getId(in), in.getLong());
                 case CREATE_FOR -> {
                     String id = getId(in);

@@ -105,8 +105,16 @@ final class StoreStateMachine extends BaseStateMachine {
     private long lastLeadTerm = -1;
 
     private final GroupMoves moves;
+    /** How snapshots reach the disk: forced, file and directory, before the log behind them may be purged. */
+    private final SnapshotFiles disk;
 
     StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous, GroupMoves moves) {
+        this(store, codec, anonymous, moves, new SnapshotFiles());
+    }
+
+    StoreStateMachine(SessionStore store, BinaryTransportCodec codec, Invalidator anonymous, GroupMoves moves,
+                      SnapshotFiles disk) {
+        this.disk = disk;
         this.moves = moves;
         this.store = store;
         this.codec = codec;
@@ -145,6 +153,10 @@ final class StoreStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
+        int partials = SnapshotFiles.removePartials(storage.getSnapshotFile(0, 0).toPath().getParent());
+        if (partials > 0) {
+            log.warn("removed {} snapshot(s) left half-written by a replica stopped while writing them", partials);
+        }
         load(storage.getLatestSnapshot());
     }
 
@@ -212,6 +224,11 @@ final class StoreStateMachine extends BaseStateMachine {
         if (command instanceof ReplicaCommand.Write w) {
             return store.write(w.request(), bit, invalidator, now);
         }
+        if (command instanceof ReplicaCommand.WriteOnce w) {
+            // the table changes only here, in log order at leader times: every replica decides alike
+            return store.recentWrites().write(w.writeId(), w.request(), now, () -> store.write(w.request(), bit, invalidator, now),
+                    () -> store.times(w.request().sessionId()));
+        }
         if (command instanceof ReplicaCommand.Create c) {
             GroupMap map = moves.map();
             if (map != null && !map.owner(c.sessionId()).equals(moves.selfName(map))) {
@@ -238,7 +255,9 @@ final class StoreStateMachine extends BaseStateMachine {
             return Boolean.TRUE;
         }
         if (command instanceof ReplicaCommand.Logout l) {
-            return store.logout(l.principal(), bit, invalidator, now);
+            SessionStore.LoggedOut out = store.logout(l.principal(), bit, invalidator, now);
+            int leaving = moves.dropLeavingOf(l.principal()); // in flight out of this group: they go too
+            return leaving == 0 ? out : new SessionStore.LoggedOut(out.sessions() + leaving, out.fence());
         }
         if (command instanceof ReplicaCommand.Sessions s && s.kind() == ReplicaCommand.TOUCH) {
             StoreException first = null;
@@ -357,15 +376,12 @@ final class StoreStateMachine extends BaseStateMachine {
     public long takeSnapshot() throws IOException {
         TermIndex last = getLastAppliedTermIndex();
         File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        File partial = new File(file.getParentFile(), file.getName() + ".partial");
-        int sessions;
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial.toPath()), 1 << 16))) {
-            sessions = StoreSnapshot.write(store, out, codec, moves.encode());
-        }
-        Files.move(partial.toPath(), file.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        int[] sessions = {0};
+        disk.write(file.toPath(), out -> sessions[0] = StoreSnapshot.write(store, out, codec, moves.encode()));
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        disk.forceWritten(MD5FileUtil.getDigestFileForFile(file).toPath());
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
-        log.info("snapshot at {}: {} sessions, {} bytes", last, sessions, file.length());
+        log.info("snapshot at {}: {} sessions, {} bytes", last, sessions[0], file.length());
         return last.getIndex();
     }
 
@@ -384,9 +400,10 @@ final class StoreStateMachine extends BaseStateMachine {
         }
         int sessions;
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file.toPath()), 1 << 16))) {
-            byte[][] state = {new byte[0]};
-            sessions = StoreSnapshot.read(store, in, codec, b -> state[0] = b);
+            byte[][] state = {new byte[0], new byte[0]};
+            sessions = StoreSnapshot.read(store, in, codec, b -> state[0] = b, b -> state[1] = b);
             moves.load(state[0]);
+            store.recentWrites().load(state[1]);
         }
         updateLastAppliedTermIndex(snapshot.getTermIndex());
         log.info("loaded snapshot {}: {} sessions", snapshot.getTermIndex(), sessions);

@@ -99,6 +99,8 @@ public final class SessionStore {
     private final SessionIds ids = new SessionIds();
     private final ExpiryWheel wheel;
     private final SchemaStore schemas;
+    /** The write ids of the writes applied lately (PROTOCOL.md 3.12): a write sent again is not applied twice. */
+    private final RecentWrites recentWrites = new RecentWrites();
     /** Every byte the store keeps, against max-store: LongAdders, so writers on different threads do not fight over one cache line. */
     private final MemoryBudget budget;
     private final StoreCounters counters = new StoreCounters();
@@ -139,6 +141,11 @@ public final class SessionStore {
 
     public SchemaStore schemas() {
         return schemas;
+    }
+
+    /** The writes applied lately under a write id, by session ({@link RecentWrites}). */
+    public RecentWrites recentWrites() {
+        return recentWrites;
     }
 
     /** A new empty session. */
@@ -1247,6 +1254,7 @@ public final class SessionStore {
         stats.put("names_shared", (long) names.size());
         stats.put("schemas", (long) schemas.size());
         counters.putInto(stats);
+        recentWrites.putInto(stats);
         return stats;
     }
 

@@ -27,7 +27,8 @@ import java.util.Map;
  *              tag 2 only: u32 registry version, u8 host length, host (UTF-8), u16 principal length, principal
  *              (UTF-8; length 0: none)
  * u8 0
- * format 2 and 3: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
+ * format 2 to 4: u32 length, the replicated group's own state (its cluster map and the sessions it is handing off)
+ * format 4: u32 length, the writes applied lately under a write id ({@link RecentWrites#encode})
  * </pre>
  *
  * <p>The same session records, after the same u32 count of schemas, make the body of a GROUP_IMPORT (PROTOCOL.md 5.3):
@@ -35,13 +36,21 @@ import java.util.Map;
  */
 public final class StoreSnapshot {
     private static final int MAGIC = 0x534D534E;
-    private static final int FORMAT = 3;
-    /** Snapshots of earlier builds: no group state (1), no session identity (1 and 2). */
+    private static final int FORMAT = 4;
+    /** Snapshots of earlier builds: no recent writes (1 to 3), no group state (1), no session identity (1 and 2). */
+    private static final int FORMAT_3 = 3;
     private static final int FORMAT_1 = 1;
     private static final int FORMAT_2 = 2;
     /** A session record without, and with, its identity (principal, host, registry version). */
     private static final int RECORD = 1;
     private static final int RECORD_WITH_IDENTITY = 2;
+
+    /**
+     * The most bytes a snapshot's recent writes may take, checked before they are allocated: an entry encodes to fewer
+     * bytes than {@link RecentWrites} counts for it, and the table never counts more than
+     * {@link RecentWrites#MAX_BYTES}; twice that leaves room and still bounds the allocation.
+     */
+    static final int MAX_RECENT_WRITES_BYTES = (int) (2 * RecentWrites.MAX_BYTES);
 
     /** The host names read so far, shared by the sessions that name them (a handful of peers). */
     private static final java.util.concurrent.ConcurrentHashMap<String, String> HOSTS = new java.util.concurrent.ConcurrentHashMap<>();
@@ -59,6 +68,12 @@ public final class StoreSnapshot {
     /** {@link #write}, then {@code groupState} (what the replicated group keeps beside the store). */
     public static int write(SessionStore store, DataOutputStream out, BinaryTransportCodec codec, byte[] groupState)
             throws IOException {
+        return write(store, out, codec, groupState, new byte[0]);
+    }
+
+    /** {@link #write}, then {@code groupState}, then {@code recentWrites} ({@link RecentWrites#encode}). */
+    public static int write(SessionStore store, DataOutputStream out, BinaryTransportCodec codec, byte[] groupState,
+                            byte[] recentWrites) throws IOException {
         out.writeInt(MAGIC);
         out.writeByte(FORMAT);
         int[] schemas = {0};
@@ -98,6 +113,8 @@ public final class StoreSnapshot {
         out.writeByte(0);
         out.writeInt(groupState.length);
         out.write(groupState);
+        out.writeInt(recentWrites.length);
+        out.write(recentWrites);
         return written;
     }
 
@@ -296,6 +313,30 @@ public final class StoreSnapshot {
         }
     }
 
+    /**
+     * The principal a session record (as HANDOFF takes it, without its tag) names, or null for none or a record that
+     * cannot say: read past the sections without decoding them.
+     */
+    public static String principalOfRecord(byte[] record) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(record);
+            in.position(in.position() + 1 + (in.get(0) & 0xFF) + 32);
+            int sections = in.getInt();
+            in.position(in.position() + sections + 4);
+            int host = in.get() & 0xFF;
+            in.position(in.position() + host);
+            int length = in.getShort() & 0xFFFF;
+            if (length == 0 || length > in.remaining()) {
+                return null;
+            }
+            byte[] p = new byte[length];
+            in.get(p);
+            return new String(p, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     /** One session's record as {@link #writeRecord} writes it. */
     private record Record(String id, long created, long idleTimeout, long hardDeadline, long lastAccess,
                           EncodedSection[] sections, Identity identity) {
@@ -363,11 +404,21 @@ public final class StoreSnapshot {
      */
     public static int read(SessionStore store, DataInputStream in, BinaryTransportCodec codec,
                            java.util.function.Consumer<byte[]> groupState) throws IOException {
+        return read(store, in, codec, groupState, null);
+    }
+
+    /**
+     * {@link #read}; {@code recentWrites} (if not null) gets the writes applied lately of a format-4 snapshot (empty for
+     * earlier formats), a length checked against {@link RecentWrites#MAX_BYTES}-derived bounds before it is allocated.
+     */
+    public static int read(SessionStore store, DataInputStream in, BinaryTransportCodec codec,
+                           java.util.function.Consumer<byte[]> groupState, java.util.function.Consumer<byte[]> recentWrites)
+            throws IOException {
         if (in.readInt() != MAGIC) {
             throw new IOException("not a SessionMesh store snapshot");
         }
         int format = in.readUnsignedByte();
-        if (format != FORMAT && format != FORMAT_2 && format != FORMAT_1) {
+        if (format != FORMAT && format != FORMAT_3 && format != FORMAT_2 && format != FORMAT_1) {
             throw new IOException("snapshot format " + format + ": this master reads formats " + FORMAT_1 + " to " + FORMAT);
         }
         store.clearForSnapshot();
@@ -383,6 +434,19 @@ public final class StoreSnapshot {
         }
         if (groupState != null) {
             groupState.accept(state);
+        }
+        byte[] writes = new byte[0];
+        if (format == FORMAT) {
+            int length = in.readInt();
+            if (length < 0 || length > MAX_RECENT_WRITES_BYTES) {
+                throw new IOException("recent writes of " + Integer.toUnsignedString(length) + " bytes: at most "
+                        + MAX_RECENT_WRITES_BYTES);
+            }
+            writes = new byte[length];
+            in.readFully(writes);
+        }
+        if (recentWrites != null) {
+            recentWrites.accept(writes);
         }
         return read;
     }

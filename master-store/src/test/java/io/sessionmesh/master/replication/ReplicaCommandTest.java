@@ -68,6 +68,25 @@ class ReplicaCommandTest {
     }
 
     @Test
+    void writeOnce_isTheWriteIdThenTheWriteRequest_andAWriteIdCutShortIsRefused() {
+        WriteRequest write = new WriteRequest("s1", List.of(new SectionDelta("cart", Map.of("n", new byte[]{0x2a}), List.of())));
+        io.sessionmesh.wire.protocol.WriteId id = new io.sessionmesh.wire.protocol.WriteId(0x0123456789ABCDEFL, 7);
+        ReplicaCommand.WriteOnce once = assertInstanceOf(ReplicaCommand.WriteOnce.class,
+                roundTrip(new ReplicaCommand.WriteOnce(id, write)).command());
+        assertEquals(id, once.writeId());
+        assertEquals(write, once.request());
+        byte[] bytes = ReplicaCommand.encode(new ReplicaCommand.WriteOnce(id, write), 1L, 2L, 3L, codec);
+        byte[] plain = ReplicaCommand.encode(new ReplicaCommand.Write(write), 1L, 2L, 3L, codec);
+        assertEquals(17, bytes[1], "kind 17");
+        assertEquals(0x0123456789ABCDEFL, ByteBuffer.wrap(bytes, 26, 8).getLong());
+        assertEquals(7L, ByteBuffer.wrap(bytes, 34, 8).getLong());
+        assertArrayEquals(Arrays.copyOfRange(plain, 26, plain.length), Arrays.copyOfRange(bytes, 42, bytes.length),
+                "then the WRITE_REQUEST, as kind 1 carries it");
+        assertEquals(Status.BAD_REQUEST, assertThrows(MalformedMessageException.class,
+                () -> ReplicaCommand.decode(ByteBuffer.wrap(Arrays.copyOf(bytes, 26 + 15)), codec)).status());
+    }
+
+    @Test
     void theHeaderIsAsDocumented() {
         byte[] bytes = ReplicaCommand.encode(new ReplicaCommand.Delete("s"), 1L, 2L, 3L, codec);
         assertArrayEquals(new byte[]{1, 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 1, 's'}, bytes);

@@ -1,6 +1,7 @@
 package io.sessionmesh.sidecar.http;
 
 import io.sessionmesh.sidecar.service.SidecarOperations;
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.MalformedMessageException;
 import io.sessionmesh.wire.transport.RenameRequest;
@@ -91,7 +92,8 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
             }
             case WRITE_SESSION -> {
                 WriteRequest write = forms.decode(request, WriteRequest.class, ApiRoutes.sessionId(path));
-                return operations.write(write).thenApply(w -> forms.answer(HttpResponseStatus.OK, w, binaryAnswer));
+                return operations.write(write, writeId(request))
+                        .thenApply(w -> forms.answer(HttpResponseStatus.OK, w, binaryAnswer));
             }
             case DELETE_SESSION -> {
                 return operations.delete(ApiRoutes.sessionId(path)).thenApply(v -> MessageForms.noContent());
@@ -135,6 +137,29 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
                 return operations.fetchSchema(uid).thenApply(s -> MessageForms.schemaAnswer(uid, s, binaryAnswer));
             }
             default -> throw new IllegalStateException("no operation for a route"); // every Route has a case above
+        }
+    }
+
+    /**
+     * A PATCH's {@code Idempotency-Key}: 32 hex digits, bare or as a quoted string (the IETF draft's structured-field
+     * form), at most one; null without one (the sidecar makes a write id of its own). Anything else is 400.
+     */
+    static WriteId writeId(FullHttpRequest request) {
+        List<String> keys = request.headers().getAll(HttpTokens.IDEMPOTENCY_KEY);
+        if (keys.isEmpty()) {
+            return null;
+        }
+        if (keys.size() > 1) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "more than one Idempotency-Key header");
+        }
+        String key = keys.get(0);
+        if (key.length() == WriteId.HEX_CHARS + 2 && key.startsWith("\"") && key.endsWith("\"")) {
+            key = key.substring(1, key.length() - 1);
+        }
+        try {
+            return WriteId.parseHex(key);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "Idempotency-Key: " + e.getMessage());
         }
     }
 

@@ -59,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  * {@code Expect: 100-continue} is answered {@code 100 Continue} at once when the body is taken; when it is refused (413,
  * 503), the client has not sent it, so that connection closes after the answer.
  *
- * <p>Only the headers the API reads are kept (Accept, Content-Type, Connection, Host); the others are checked for
+ * <p>Only the headers the API reads are kept (Accept, Content-Type, Connection, Host, Idempotency-Key); the others are checked for
  * syntax and dropped. Leading empty lines before a request line are skipped (RFC 9112 2.2); a bare LF ends a line as
  * CRLF does. One request is produced a call, so that {@link #takeReserved()} hands on exactly its reservation.
  *

@@ -17,7 +17,9 @@ public final class HttpStatuses {
             case Status.TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
             case Status.BAD_REQUEST, Status.UNSUPPORTED_VERSION -> HttpResponseStatus.BAD_REQUEST;
             case Status.UNAVAILABLE, Status.NOT_LEADER, Status.MOVED, Status.MOVING -> HttpResponseStatus.SERVICE_UNAVAILABLE;
-            case Status.TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
+            // A gateway that got no answer in time, or whose upstream connection broke after the request went: 504 in
+            // both cases, since the write may have been applied; the body's code tells OUTCOME_UNKNOWN from TIMEOUT.
+            case Status.TIMEOUT, Status.OUTCOME_UNKNOWN -> HttpResponseStatus.GATEWAY_TIMEOUT;
             case Status.FORBIDDEN -> HttpResponseStatus.BAD_GATEWAY; // a master refused this sidecar, not the caller
             default -> HttpResponseStatus.INTERNAL_SERVER_ERROR;
         };

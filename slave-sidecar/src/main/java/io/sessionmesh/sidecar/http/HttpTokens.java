@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 final class HttpTokens {
     /** tchar of RFC 9110 5.6.2, by byte value. */
     private static final boolean[] TOKEN = new boolean[128];
+    /** A write's id, which makes sending it again safe (PROTOCOL.md 4, 3.12); lower case, as header names compare. */
+    static final AsciiString IDEMPOTENCY_KEY = AsciiString.cached("idempotency-key");
     /** The headers the API reads; any other is dropped once checked. */
     private static final AsciiString[] KEPT = {HttpHeaderNames.ACCEPT, HttpHeaderNames.CONTENT_TYPE,
-            HttpHeaderNames.CONNECTION, HttpHeaderNames.HOST};
+            HttpHeaderNames.CONNECTION, HttpHeaderNames.HOST, IDEMPOTENCY_KEY};
     private static final HttpMethod[] METHODS = {HttpMethod.GET, HttpMethod.PATCH, HttpMethod.POST, HttpMethod.PUT,
             HttpMethod.DELETE, HttpMethod.HEAD, HttpMethod.OPTIONS};
 

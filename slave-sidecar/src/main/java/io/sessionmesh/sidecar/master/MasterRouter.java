@@ -147,6 +147,11 @@ public final class MasterRouter implements AutoCloseable {
         }
     }
 
+    /** How long one request to a master may take ({@code master-timeout}). */
+    public java.time.Duration requestTimeout() {
+        return options.connection().requestTimeout();
+    }
+
     /** The cluster map in use: null while none has been fetched, and for masters that keep none. */
     public GroupMap map() {
         return layout.map();

@@ -1,5 +1,6 @@
 package io.sessionmesh.sidecar.service;
 
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.PrincipalSessions;
@@ -37,8 +38,17 @@ public interface SidecarOperations {
     /** A batch read of named sections, every one of them in the answer. */
     CompletableFuture<ReadOutcome> read(String sessionId, List<String> sections);
 
-    /** A write, acknowledged by the session's master. */
-    CompletableFuture<WriteResult> write(WriteRequest request);
+    /** A write, acknowledged by the session's master; with a write id of this sidecar's own. */
+    default CompletableFuture<WriteResult> write(WriteRequest request) {
+        return write(request, null);
+    }
+
+    /**
+     * A write, acknowledged by the session's master, under {@code writeId} (the caller's {@code Idempotency-Key}; null:
+     * the sidecar makes one): sent again with the same id, it is applied at most once (PROTOCOL.md 3.12). A failure with
+     * OUTCOME_UNKNOWN means it may or may not have been applied, after the sidecar's own retries.
+     */
+    CompletableFuture<WriteResult> write(WriteRequest request, WriteId writeId);
 
     /** Starts the session's idle time again. */
     CompletableFuture<Void> touch(String sessionId);

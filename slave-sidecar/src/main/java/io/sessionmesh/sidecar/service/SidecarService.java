@@ -5,6 +5,7 @@ import io.sessionmesh.wire.client.MasterConnection;
 import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.SessionTimes;
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.EncodedReadResult;
 import io.sessionmesh.wire.transport.EncodedSection;
@@ -41,6 +42,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,6 +60,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * carries the session's times, which bound how long the cache keeps it.
  */
 public final class SidecarService implements SidecarOperations {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SidecarService.class);
     private final MasterRouter router;
     private volatile SessionDirectory directory;
     private final SectionCache cache;
@@ -300,9 +303,16 @@ public final class SidecarService implements SidecarOperations {
         return new EncodedReadResult(sessionId, List.copyOf(out));
     }
 
-    /** A write: the master first; after its answer the cache takes the deltas (or drops what it can no longer trust). */
+    /**
+     * A write: the master first; after its answer the cache takes the deltas (or drops what it can no longer trust).
+     * It goes with its write id (the caller's, or one made here), so that this sidecar can send it again when its
+     * outcome is unknown (PROTOCOL.md 3.12): at most {@link #MAX_UNKNOWN_WRITE_RETRIES} times, each after
+     * {@link #UNKNOWN_WRITE_RETRY_PAUSE_MILLIS} and only within {@code master-timeout} of the write's start. The write is
+     * answered within that time, whatever its attempts do: OUTCOME_UNKNOWN when any attempt may have been applied and
+     * none was answered.
+     */
     @Override
-    public CompletableFuture<WriteResult> write(WriteRequest request) {
+    public CompletableFuture<WriteResult> write(WriteRequest request, WriteId writeId) {
         metrics.request(Op.WRITE);
         String id = request.sessionId();
         MasterPool pool = router.forSession(id);
@@ -314,14 +324,25 @@ public final class SidecarService implements SidecarOperations {
         // write-allocate: sections not cached here come back whole (a master that does not know the flag ignores it)
         SectionCache.WriteStart start = cache.startWrite(id, epoch, names);
         long incarnation = start.incarnation();
-        return timed(router.call(id, c -> c.write(request, start.wantsWhole()))).handle((routed, error) -> {
+        WriteId sent = writeId != null ? writeId : mastersTakeWriteIds ? WriteId.next() : null;
+        long deadline = System.nanoTime() + router.requestTimeout().toNanos();
+        CompletableFuture<MasterRouter.Routed<MasterAnswer.Write>> answer = new CompletableFuture<>();
+        attemptWrite(request, start.wantsWhole(), sent, deadline, 0, false, answer);
+        // answered within master-timeout: an attempt still out then has an unknown outcome (its late answer is dropped)
+        java.util.concurrent.ScheduledFuture<?> cap = WRITE_TIMERS.schedule(() ->
+                answer.completeExceptionally(new MasterException(Status.OUTCOME_UNKNOWN, "WRITE: no answer within"
+                        + " master-timeout " + router.requestTimeout().toMillis()
+                        + " ms; it may or may not have been applied (send it again with the same Idempotency-Key)")),
+                Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        answer.whenComplete((r, e) -> cap.cancel(false));
+        return timed(answer).handle((routed, error) -> {
             if (error != null) {
                 cache.writeFailed(id, incarnation, names);
                 throw failed(id, error);
             }
-            MasterAnswer.Write answer = routed.value();
-            WriteResult result = answer.result();
-            SessionTimes t = routed.pool() == pool ? answer.times() : null; // moved: the cache drops what it had
+            MasterAnswer.Write written = routed.value();
+            WriteResult result = written.result();
+            SessionTimes t = routed.pool() == pool ? written.times() : null; // moved: the cache drops what it had
             long[] versions = new long[request.deltas().size()];
             for (int i = 0; i < versions.length; i++) {
                 Long v = result.versions().get(request.deltas().get(i).section());
@@ -330,10 +351,78 @@ public final class SidecarService implements SidecarOperations {
             if (t == null) {
                 cache.writeFailed(id, incarnation, names, true);
             } else {
-                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, answer.sections(), epoch, lease::epoch,
+                cache.writeAcknowledged(id, incarnation, request.deltas(), versions, written.sections(), epoch, lease::epoch,
                         t.idleTimeoutMillis(), t.lifetimeLeftMillis());
             }
             return result;
+        });
+    }
+
+    /** Times a write whose outcome is unknown is sent again by this sidecar, at most (with the same write id). */
+    public static final int MAX_UNKNOWN_WRITE_RETRIES = 2;
+    /** The pause before a write whose outcome is unknown is sent again (a broken connection is reconnecting). */
+    public static final long UNKNOWN_WRITE_RETRY_PAUSE_MILLIS = 50;
+    /**
+     * Each write's master-timeout cap and the pauses before its retries: one daemon thread for the process; a cap is
+     * cancelled, and taken out of the queue, when its write is answered, so the queue holds the writes in flight.
+     */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor WRITE_TIMERS = writeTimers();
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor writeTimers() {
+        java.util.concurrent.ScheduledThreadPoolExecutor timers = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "sidecar-write-timers");
+            t.setDaemon(true);
+            return t;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
+    }
+
+    /** False once a master answered a write id UNSUPPORTED_VERSION (an older build): writes go without one since. */
+    private volatile boolean mastersTakeWriteIds = true;
+
+    /**
+     * One attempt of a write; completes {@code answer} with its answer, or sends it again: after OUTCOME_UNKNOWN (with
+     * the write id: at most {@link #MAX_UNKNOWN_WRITE_RETRIES} times), and after a failure that applied nothing once an
+     * earlier attempt's outcome is unknown (the master is reconnecting), while time is left. {@code unknown}: an earlier
+     * attempt may have been applied, so no later failure may be reported as one that applied nothing.
+     */
+    private void attemptWrite(WriteRequest request, boolean wantsWhole, WriteId writeId, long deadline, int retries,
+                              boolean unknown, CompletableFuture<MasterRouter.Routed<MasterAnswer.Write>> answer) {
+        router.call(request.sessionId(), c -> c.write(request, wantsWhole, writeId)).whenComplete((routed, error) -> {
+            if (error == null) {
+                answer.complete(routed);
+                return;
+            }
+            int status = MasterException.statusOf(error);
+            if (status == Status.UNSUPPORTED_VERSION && writeId != null && !unknown) {
+                // a master of an older build: it applied nothing; without an id a retry would not be safe, so none
+                mastersTakeWriteIds = false;
+                log.warn("a master does not take write ids (an older build): writes go without them, and are not sent"
+                        + " again when their outcome is unknown");
+                attemptWrite(request, wantsWhole, null, deadline, MAX_UNKNOWN_WRITE_RETRIES, false, answer);
+                return;
+            }
+            boolean nowUnknown = unknown || status == Status.OUTCOME_UNKNOWN;
+            boolean appliedNothing = status == Status.UNAVAILABLE || status == Status.TIMEOUT;
+            boolean again = writeId != null && !answer.isDone() && (status == Status.OUTCOME_UNKNOWN
+                    ? retries < MAX_UNKNOWN_WRITE_RETRIES : unknown && appliedNothing);
+            long left = deadline - System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(UNKNOWN_WRITE_RETRY_PAUSE_MILLIS);
+            if (again && left > 0) {
+                int next = status == Status.OUTCOME_UNKNOWN ? retries + 1 : retries;
+                WRITE_TIMERS.schedule(() -> attemptWrite(request, wantsWhole, writeId, deadline, next, true, answer),
+                        UNKNOWN_WRITE_RETRY_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            }
+            if (nowUnknown && status != Status.OUTCOME_UNKNOWN && appliedNothing) {
+                // this attempt applied nothing, but an earlier one may have: the write's outcome is still unknown
+                answer.completeExceptionally(new MasterException(Status.OUTCOME_UNKNOWN, "WRITE: sent, then its"
+                        + " connection broke; sent again ("
+                        + error.getMessage() + "): it may or may not have been applied"));
+            } else {
+                answer.completeExceptionally(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error);
+            }
         });
     }
 

@@ -192,6 +192,28 @@ class ApiHandlerTest {
     }
 
     @Test
+    void channelRead_writeWithAnIdempotencyKey_passesItAsTheWriteId_andABadOneIs400() {
+        operations.willAnswer(CompletableFuture.completedFuture(new WriteResult("abc", Map.of("a", 1L))));
+        String key = "0123456789abcdef0123456789ABCDEF";
+        FullHttpRequest patch = withBody(HttpMethod.PATCH, "/v1/sessions/abc", JSON, "{\"sections\": {\"a\": {\"set\": {}}}}");
+        patch.headers().set("Idempotency-Key", "\"" + key + "\""); // the draft's quoted form is taken too
+        assertEquals(200, call(patch).status().code());
+        assertEquals(List.of("write abc id " + key.toLowerCase()), operations.calls);
+        FullHttpRequest bad = withBody(HttpMethod.PATCH, "/v1/sessions/abc", JSON, "{\"sections\": {}}");
+        bad.headers().set("idempotency-key", "not-hex");
+        assertError(400, "BAD_REQUEST", "Idempotency-Key: a write id is 32 hex digits, not 7 characters", call(bad));
+        assertEquals(1, operations.calls.size(), "nothing sent for a bad key");
+    }
+
+    @Test
+    void channelRead_writeOfUnknownOutcome_is504WithItsOwnCode() {
+        operations.willAnswer(CompletableFuture.failedFuture(new MasterException(Status.OUTCOME_UNKNOWN,
+                "WRITE: sent, then its connection broke; it may or may not have been applied")));
+        assertError(504, "OUTCOME_UNKNOWN", "WRITE: sent, then its connection broke; it may or may not have been applied",
+                call(withBody(HttpMethod.PATCH, "/v1/sessions/abc", JSON, "{\"sections\": {}}")));
+    }
+
+    @Test
     void channelRead_deleteAndTouch_answer204WithoutBody() {
         operations.willAnswer(CompletableFuture.completedFuture(null));
         operations.willAnswer(CompletableFuture.completedFuture(null));

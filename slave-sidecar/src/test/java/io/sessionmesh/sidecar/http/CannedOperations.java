@@ -57,8 +57,8 @@ final class CannedOperations implements SidecarOperations {
     }
 
     @Override
-    public CompletableFuture<WriteResult> write(WriteRequest request) {
-        return next("write " + request.sessionId(), request);
+    public CompletableFuture<WriteResult> write(WriteRequest request, io.sessionmesh.wire.protocol.WriteId writeId) {
+        return next("write " + request.sessionId() + (writeId == null ? "" : " id " + writeId.hex()), request);
     }
 
     @Override

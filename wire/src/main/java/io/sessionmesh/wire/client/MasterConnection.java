@@ -8,6 +8,7 @@ import io.sessionmesh.wire.protocol.MasterAnswer;
 import io.sessionmesh.wire.protocol.MasterRequest;
 import io.sessionmesh.wire.protocol.Opcodes;
 import io.sessionmesh.wire.protocol.SessionTimes;
+import io.sessionmesh.wire.protocol.WriteId;
 import io.sessionmesh.wire.transport.BinaryTransportCodec;
 import io.sessionmesh.wire.transport.ReadRequest;
 import io.sessionmesh.wire.transport.Status;
@@ -140,8 +141,7 @@ public final class MasterConnection implements AutoCloseable {
         ChannelFuture written = flush ? channel.writeAndFlush(pending) : channel.write(pending);
         written.addListener(f -> {
             if (!f.isSuccess()) {
-                pending.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot send "
-                        + Opcodes.name(request.opcode()) + " to " + peer + ": " + f.cause(), f.cause()));
+                pending.lost("cannot send " + Opcodes.name(request.opcode()) + " to " + peer + ": " + f.cause(), f.cause());
             }
         });
         return pending.future;
@@ -177,6 +177,15 @@ public final class MasterConnection implements AutoCloseable {
      */
     public CompletableFuture<MasterAnswer.Write> write(WriteRequest request, boolean wholeSections) {
         return send(new MasterRequest.Write(request, wholeSections));
+    }
+
+    /**
+     * A write with its write id (null: none), which makes sending it again safe: a master that applied a write of this
+     * id to the session answers with its versions instead of applying it twice (PROTOCOL.md 3.12). A master that does
+     * not know write ids answers UNSUPPORTED_VERSION, having applied nothing.
+     */
+    public CompletableFuture<MasterAnswer.Write> write(WriteRequest request, boolean wholeSections, WriteId writeId) {
+        return send(new MasterRequest.Write(request, wholeSections, writeId));
     }
 
     /** Extends a session's idle time; answered with its times. */

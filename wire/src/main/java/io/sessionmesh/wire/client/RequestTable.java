@@ -41,6 +41,13 @@ import java.util.concurrent.TimeUnit;
  * sent), so deadlines come in the order requests arrive; a sweep every {@value #SWEEP_MILLIS} ms fails the overdue
  * ones at the head of that order with TIMEOUT, queued or in flight. No timer per request. When the connection
  * closes, every waiting request, queued or in flight, fails with UNAVAILABLE.
+ *
+ * <p>Unknown outcomes: a change ({@link Opcodes#isChange}) that may have reached the master, because a flush of the
+ * connection passed it to the socket, and then got no answer (the connection broke, or its time ran out) fails with
+ * OUTCOME_UNKNOWN instead: the master may have applied it. Only a change that never left (queued, or written after the
+ * connection closed) is UNAVAILABLE, or TIMEOUT when its time ran out in the queue; a read is UNAVAILABLE or TIMEOUT as
+ * before. A master's own TIMEOUT for a change (a group that did not confirm it in time, PROTOCOL.md 3.8) is
+ * OUTCOME_UNKNOWN too. A flush that meets a closed channel sends nothing, so it does not count.
  */
 final class RequestTable extends ChannelDuplexHandler {
     /** How often overdue requests are failed. */
@@ -57,6 +64,8 @@ final class RequestTable extends ChannelDuplexHandler {
     private final ArrayDeque<Pending<?>> byDeadline = new ArrayDeque<>();
     /** Requests written while {@code maxInFlight} were in flight, in order; ids are given as they are sent. */
     private final ArrayDeque<Pending<?>> queued = new ArrayDeque<>();
+    /** Requests written to the encoder since the last flush: the next flush may send them. */
+    private final ArrayDeque<Pending<?>> unsent = new ArrayDeque<>();
     /** Whether queued requests were sent since the last flush. */
     private boolean unflushed;
     private volatile MasterConnection connection;
@@ -82,9 +91,29 @@ final class RequestTable extends ChannelDuplexHandler {
         final CompletableFuture<A> future = new CompletableFuture<>();
         int id;
         long deadline;
+        /** A flush passed it to the socket: its bytes may have reached the master (set on the event loop). */
+        boolean mayHaveLeft;
 
         Pending(MasterRequest<A> request) {
             this.request = request;
+        }
+
+        /** Whether a failure of this request now leaves its outcome unknown: a change that may have left. */
+        boolean outcomeUnknown() {
+            return mayHaveLeft && Opcodes.isChange(request.opcode());
+        }
+
+        /**
+         * Fails the request because its connection broke or its send failed: OUTCOME_UNKNOWN for a change that may have
+         * left, else UNAVAILABLE (it certainly did not reach the master).
+         */
+        void lost(String message, Throwable cause) {
+            if (outcomeUnknown()) {
+                future.completeExceptionally(new MasterException(Status.OUTCOME_UNKNOWN, message + "; "
+                        + Opcodes.name(request.opcode()) + " was sent, and may or may not have been applied", cause));
+            } else {
+                future.completeExceptionally(new MasterException(Status.UNAVAILABLE, message, cause));
+            }
         }
 
         @Override
@@ -126,7 +155,10 @@ final class RequestTable extends ChannelDuplexHandler {
             String op = Opcodes.name(request.opcode());
             if (frame.status() != Status.OK) {
                 String message = MasterAnswer.Error.readMessage(frame);
-                future.completeExceptionally(new MasterException(frame.status(), op + " on " + peer + ": "
+                // A change the master timed out on (a group that did not confirm it in time) may still be applied.
+                int status = frame.status() == Status.TIMEOUT && Opcodes.isChange(request.opcode())
+                        ? Status.OUTCOME_UNKNOWN : frame.status();
+                future.completeExceptionally(new MasterException(status, op + " on " + peer + ": "
                         + Status.name(frame.status()) + ": " + message, message));
                 return;
             }
@@ -170,9 +202,13 @@ final class RequestTable extends ChannelDuplexHandler {
                             + "), " + queued.size() + " queued"));
                 } else {
                     waiting.remove(p.id);
-                    p.future.completeExceptionally(new MasterException(Status.TIMEOUT, Opcodes.name(p.opcode()) + " on "
-                            + peer + ": no answer in " + options.requestTimeout().toMillis() + " ms (" + waiting.size()
-                            + " other requests waiting, " + queued.size() + " queued)"));
+                    String late = Opcodes.name(p.opcode()) + " on " + peer + ": no answer in "
+                            + options.requestTimeout().toMillis() + " ms (" + waiting.size() + " other requests waiting, "
+                            + queued.size() + " queued)";
+                    p.future.completeExceptionally(p.outcomeUnknown()
+                            ? new MasterException(Status.OUTCOME_UNKNOWN, late + "; it was sent, and may or may not have"
+                                    + " been applied")
+                            : new MasterException(Status.TIMEOUT, late));
                 }
             } else {
                 break;
@@ -184,6 +220,7 @@ final class RequestTable extends ChannelDuplexHandler {
         sendQueued(ctx);
         if (unflushed) {
             unflushed = false;
+            flushed(ctx);
             ctx.flush();
         }
     }
@@ -233,7 +270,24 @@ final class RequestTable extends ChannelDuplexHandler {
             nextId = 1;
         }
         waiting.put(p.id, p);
+        unsent.add(p);
         ctx.write(p, promise);
+    }
+
+    /** Every request written since the last flush may leave with this one (PROTOCOL.md 3.12: unknown outcomes). */
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        flushed(ctx);
+        ctx.flush();
+    }
+
+    /** Marks what the next flush sends; call before every {@code ctx.flush()} of this handler's own. */
+    private void flushed(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive()) {
+            for (Pending<?> p; (p = unsent.poll()) != null; ) {
+                p.mayHaveLeft = true;
+            }
+        }
     }
 
     /** Sends queued requests while there are free slots (without a flush: the caller flushes). */
@@ -246,8 +300,7 @@ final class RequestTable extends ChannelDuplexHandler {
             ChannelPromise written = ctx.newPromise();
             written.addListener(f -> {
                 if (!f.isSuccess()) {
-                    p.future.completeExceptionally(new MasterException(Status.UNAVAILABLE, "cannot send "
-                            + Opcodes.name(p.opcode()) + " to " + peer + ": " + f.cause(), f.cause()));
+                    p.lost("cannot send " + Opcodes.name(p.opcode()) + " to " + peer + ": " + f.cause(), f.cause());
                 }
             });
             send(ctx, p, written);
@@ -260,6 +313,7 @@ final class RequestTable extends ChannelDuplexHandler {
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (unflushed) {
             unflushed = false;
+            flushed(ctx);
             ctx.flush();
         }
         ctx.fireChannelReadComplete();
@@ -296,8 +350,10 @@ final class RequestTable extends ChannelDuplexHandler {
         if (frame.isPush() || frame.requestId() == 0 && !frame.isResponse()) {
             push(ctx, frame);
         } else if (frame.requestId() == 0 && frame.status() != Status.OK) {
-            // The master refused the connection (e.g. too many connections): it will close it.
-            failAll(new MasterException(frame.status(), peer + ": " + MasterAnswer.Error.readMessage(frame)));
+            // The master refused the connection: UNAVAILABLE at its connection limit, before it handled any request (so
+            // nothing sent on it was applied); anything else (bytes it could not frame) after it may have handled some.
+            failAll(new MasterException(frame.status(), peer + ": " + MasterAnswer.Error.readMessage(frame)),
+                    frame.status() != Status.UNAVAILABLE);
         } else {
             Pending<?> p = waiting.remove(frame.requestId());
             if (p != null) {
@@ -342,18 +398,44 @@ final class RequestTable extends ChannelDuplexHandler {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " failed: " + cause, cause));
+        // A TLS handshake refused (TLS 1.3: the master checks the client's certificate after the client has written its
+        // first requests): the master took no application byte, so nothing sent was applied.
+        failAll(new MasterException(Status.UNAVAILABLE, "connection to " + peer + " failed: " + cause, cause),
+                !handshakeRefused(cause));
         ctx.close();
     }
 
+    private static boolean handshakeRefused(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLHandshakeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Fails every request, sent or queued, with {@code e}, except a change that may have left: that one's outcome is
+     * unknown ({@link Pending#lost}).
+     */
     private void failAll(MasterException e) {
+        failAll(e, true);
+    }
+
+    /** {@link #failAll(MasterException)}; without {@code unknownIfSent} when the master handled nothing of them. */
+    private void failAll(MasterException e, boolean unknownIfSent) {
         List<Pending<?>> all = new ArrayList<>(waiting.values());
         all.addAll(queued);
         waiting.clear();
         queued.clear();
         byDeadline.clear();
+        unsent.clear();
         for (Pending<?> p : all) {
-            p.future.completeExceptionally(e);
+            if (unknownIfSent && p.outcomeUnknown()) {
+                p.lost(e.getMessage(), e);
+            } else {
+                p.future.completeExceptionally(e);
+            }
         }
     }
 

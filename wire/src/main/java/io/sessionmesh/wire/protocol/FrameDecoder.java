@@ -96,7 +96,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             out.add(new InvalidFrame(requestId, opcode, Status.TOO_LARGE, "frame body of " + remaining
                     + " bytes is above the limit of " + maxBodyBytes + "; skipped", false));
         } else if ((flags & FrameHeader.MUST_UNDERSTAND_FLAGS & ~(FrameHeader.FLAG_RESPONSE | FrameHeader.FLAG_PUSH
-                | (opcode == Opcodes.CREATE ? FrameHeader.FLAG_REQUESTED_ID : 0))) != 0) {
+                | (opcode == Opcodes.CREATE ? FrameHeader.FLAG_REQUESTED_ID : 0)
+                | (opcode == Opcodes.WRITE ? FrameHeader.FLAG_WRITE_ID : 0))) != 0) {
             state = State.SKIP;
             out.add(new InvalidFrame(requestId, opcode, Status.UNSUPPORTED_VERSION, String.format(
                     "must-understand flags 0x%02X are unknown to this peer; skipped", flags & FrameHeader.MUST_UNDERSTAND_FLAGS), false));

@@ -13,7 +13,8 @@ import io.netty.buffer.ByteBuf;
  *  +----------+---------+--------+-------+--------+-------------+-------------+------------------+
  * </pre>
  *
- * Flags: {@link #FLAG_RESPONSE} on every answer; the low nibble is must-understand (an unknown bit is
+ * Flags: {@link #FLAG_RESPONSE} on every answer; {@link #FLAG_REQUESTED_ID} (CREATE) and {@link #FLAG_WRITE_ID} (WRITE)
+ * share one bit; the low nibble is must-understand (an unknown bit is
  * UNSUPPORTED_VERSION), the high nibble ignorable. Status: 0 in requests; in answers a code of
  * {@link io.sessionmesh.wire.transport.Status}, and when it is not OK the body is a UTF-8 message.
  *
@@ -42,6 +43,14 @@ public final class FrameHeader {
      * while the application goes on using the one it chose. On any other opcode it is UNSUPPORTED_VERSION.
      */
     public static final int FLAG_REQUESTED_ID = 0x04;
+    /**
+     * On a WRITE request, must-understand: the body starts with the write's {@link WriteId} (16 bytes), which the master
+     * remembers with the write's versions, so that the same write sent again is applied once (PROTOCOL.md 3.12). The
+     * same bit as {@link #FLAG_REQUESTED_ID}, whose meaning is CREATE's only: on each opcode the bit says "the body starts
+     * with an id". Must-understand: a master that skipped it would apply a retried write twice; one that does not know it
+     * answers UNSUPPORTED_VERSION, and the sender sends the write without it.
+     */
+    public static final int FLAG_WRITE_ID = 0x04;
     /** Flags a reader must understand. */
     public static final int MUST_UNDERSTAND_FLAGS = 0x0F;
     /** The most a PING body may carry. */

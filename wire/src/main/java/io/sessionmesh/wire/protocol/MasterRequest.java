@@ -110,12 +110,18 @@ public sealed interface MasterRequest<A> {
 
     /**
      * Per-section deltas applied atomically; with {@code wholeSections} (flag {@link FrameHeader#FLAG_WHOLE_SECTIONS})
-     * the answer also carries every written section whose new version is above 1, whole.
+     * the answer also carries every written section whose new version is above 1, whole. With a {@code writeId} (flag
+     * {@link FrameHeader#FLAG_WRITE_ID}) the body starts with its 16 bytes, and a master that has applied a write of that
+     * id to the session answers with that write's versions instead of applying it again (PROTOCOL.md 3.12).
      */
-    record Write(WriteRequest message, boolean wholeSections) implements CarriesMessage<MasterAnswer.Write> {
+    record Write(WriteRequest message, boolean wholeSections, WriteId writeId) implements CarriesMessage<MasterAnswer.Write> {
         /** A write answered with the new versions only. */
         public Write(WriteRequest message) {
-            this(message, false);
+            this(message, false, null);
+        }
+
+        public Write(WriteRequest message, boolean wholeSections) {
+            this(message, wholeSections, null);
         }
 
         @Override
@@ -125,12 +131,49 @@ public sealed interface MasterRequest<A> {
 
         @Override
         public int flags() {
-            return wholeSections ? FrameHeader.FLAG_WHOLE_SECTIONS : 0;
+            return (wholeSections ? FrameHeader.FLAG_WHOLE_SECTIONS : 0) | (writeId != null ? FrameHeader.FLAG_WRITE_ID : 0);
+        }
+
+        @Override
+        public int bodySize(BinaryTransportCodec codec) {
+            return (writeId != null ? WriteId.BYTES : 0) + codec.encodedSize(message);
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec) {
+            writeBody(out, codec, bodySize(codec));
+        }
+
+        @Override
+        public void writeBody(ByteBuf out, BinaryTransportCodec codec, int bodySize) {
+            if (writeId != null) {
+                out.writeLong(writeId.high()).writeLong(writeId.low());
+                Bodies.writeMessage(out, codec, message, bodySize - WriteId.BYTES);
+            } else {
+                Bodies.writeMessage(out, codec, message, bodySize);
+            }
         }
 
         @Override
         public MasterAnswer.Write decodeAnswer(Frame answer, BinaryTransportCodec codec) {
             return MasterAnswer.Write.decode(answer, codec);
+        }
+
+        /** Flag WRITE_ID: {@code | write id: 16 bytes | WRITE_REQUEST |}; without it the message alone. */
+        static Write decode(ByteBuf body, int flags, BinaryTransportCodec codec) {
+            boolean whole = (flags & FrameHeader.FLAG_WHOLE_SECTIONS) != 0;
+            if ((flags & FrameHeader.FLAG_WRITE_ID) == 0) {
+                return new Write(Bodies.readMessage(body, codec, WriteRequest.class), whole, null);
+            }
+            int n = body.readableBytes();
+            if (n < WriteId.BYTES) {
+                throw Bodies.bad("WRITE body of " + n + " bytes with flag WRITE_ID: expected a " + WriteId.BYTES
+                        + "-byte write id, then a WRITE_REQUEST");
+            }
+            int at = body.readerIndex();
+            WriteId id = new WriteId(body.getLong(at), body.getLong(at + 8));
+            return new Write(Bodies.readMessage(body.slice(at + WriteId.BYTES, n - WriteId.BYTES), codec, WriteRequest.class),
+                    whole, id);
         }
     }
 
@@ -635,8 +678,7 @@ public sealed interface MasterRequest<A> {
         ByteBuf body = frame.body();
         return switch (frame.opcode()) {
             case Opcodes.READ -> new Read(Bodies.readMessage(body, codec, ReadRequest.class));
-            case Opcodes.WRITE -> new Write(Bodies.readMessage(body, codec, WriteRequest.class),
-                    (frame.flags() & FrameHeader.FLAG_WHOLE_SECTIONS) != 0);
+            case Opcodes.WRITE -> Write.decode(body, frame.flags(), codec);
             case Opcodes.TOUCH -> new Touch(Bodies.readSessionId(body));
             case Opcodes.DELETE -> new Delete(Bodies.readSessionId(body));
             case Opcodes.CREATE -> (frame.flags() & FrameHeader.FLAG_REQUESTED_ID) != 0 ? readCreateWithId(body) : readCreate(body);

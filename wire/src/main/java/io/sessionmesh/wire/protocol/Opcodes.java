@@ -69,6 +69,20 @@ public final class Opcodes {
         return opcode > 0 && opcode < NAMES.length;
     }
 
+    /**
+     * Whether the opcode changes what a master holds (sessions, schemas, the cluster map): a request of it that was sent
+     * and then lost its answer has an unknown outcome ({@link io.sessionmesh.wire.transport.Status#OUTCOME_UNKNOWN}),
+     * not a failure. Reads, PING, STATS, REGISTER (a connection's own state, which goes with the connection) and push
+     * confirmations are not changes.
+     */
+    public static boolean isChange(int opcode) {
+        return switch (opcode) {
+            case CREATE, WRITE, DELETE, TOUCH, SCHEMA_PUBLISH, GROUP_CHANGE, GROUP_APPLY, GROUP_IMPORT, PRINCIPAL, LOGOUT,
+                 RENAME -> true;
+            default -> false;
+        };
+    }
+
     /** The opcode's name, {@code OPCODE_<n>} for one this version does not know. */
     public static String name(int opcode) {
         return isKnown(opcode) ? NAMES[opcode] : "OPCODE_" + opcode;

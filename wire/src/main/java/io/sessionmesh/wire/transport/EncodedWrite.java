@@ -132,6 +132,17 @@ public final class EncodedWrite {
         index[i + REMOVE_COUNT] = removeCount;
     }
 
+    /**
+     * A digest of the write's wire form (the body, from its session id on): its length in the high 32 bits and the
+     * CRC-32C of its bytes in the low ones. The same write encoded again has the same digest on every JVM; a master uses
+     * it to tell a write sent again from another write under the same write id (PROTOCOL.md 3.12).
+     */
+    public long digest() {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b, idAt, b.length - idAt);
+        return (long) (b.length - idAt) << 32 | crc.getValue();
+    }
+
     public String sessionId() {
         return sessionId;
     }

@@ -49,12 +49,19 @@ public final class Status {
      * without TLS) registered first (PROTOCOL.md 3.7, 3.10).
      */
     public static final int FORBIDDEN = 12;
+    /**
+     * A change (a WRITE, CREATE, DELETE, RENAME, ...) may or may not have been applied: it was sent, and then the
+     * connection broke or no answer came in time. Distinct from {@link #UNAVAILABLE}, which says the change was not sent
+     * (or was refused) and so was certainly not applied. A WRITE sent again with the same write id is applied at most
+     * once (PROTOCOL.md 3.12); any other change must be looked at before it is sent again.
+     */
+    public static final int OUTCOME_UNKNOWN = 13;
     /** The highest code the wire can carry (one unsigned byte). */
     public static final int MAX_CODE = 255;
 
     private static final String[] NAMES = {
         "OK", "NOT_FOUND", "CONFLICT", "TOO_LARGE", "BAD_REQUEST", "UNAVAILABLE", "TIMEOUT", "INTERNAL",
-        "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING", "FORBIDDEN",
+        "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING", "FORBIDDEN", "OUTCOME_UNKNOWN",
     };
     private static final String UNKNOWN_PREFIX = "STATUS_";
 

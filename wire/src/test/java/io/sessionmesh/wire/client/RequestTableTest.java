@@ -267,6 +267,73 @@ class RequestTableTest {
         assertTrue(after.isCompletedExceptionally());
     }
 
+    private static io.sessionmesh.wire.transport.WriteRequest aWrite(String id) {
+        return new io.sessionmesh.wire.transport.WriteRequest(id, List.of(new io.sessionmesh.wire.transport.SectionDelta("cart",
+                java.util.Map.of("n", new byte[] {1}), List.of())));
+    }
+
+    private static int status(CompletableFuture<?> f) {
+        return ((MasterException) assertThrows(CompletionException.class, f::join).getCause()).status();
+    }
+
+    @Test
+    void connectionCut_afterAChangeWasSent_failsItAsOutcomeUnknown_andWhatNeverLeftAsUnavailable() {
+        EmbeddedChannel ch = channel(2, Duration.ofSeconds(5));
+        CompletableFuture<MasterAnswer.Write> sentWrite = send(ch, new MasterRequest.Write(aWrite("s1")));
+        CompletableFuture<MasterAnswer.Read> sentRead = send(ch, new MasterRequest.Read(
+                new io.sessionmesh.wire.transport.ReadRequest("s1", List.of("cart"))));
+        CompletableFuture<Void> queuedDelete = send(ch, new MasterRequest.Delete("s1"));
+        assertEquals(List.of(1, 2), ids(sent(ch)), "the write and the read left; the delete waits for a slot");
+        ch.close();
+        assertEquals(Status.OUTCOME_UNKNOWN, status(sentWrite), "the master may have applied the write");
+        assertEquals(Status.UNAVAILABLE, status(sentRead), "a read changes nothing: it simply failed");
+        assertEquals(Status.UNAVAILABLE, status(queuedDelete), "never sent: certainly not applied");
+        assertEquals(Status.UNAVAILABLE, status(send(ch, new MasterRequest.Write(aWrite("s1")))),
+                "written after the close: never sent");
+    }
+
+    @Test
+    void sentChange_unanswered_timesOutAsOutcomeUnknown_whileAQueuedOneTimesOutUnsent() {
+        EmbeddedChannel ch = channel(1, Duration.ofMillis(100));
+        CompletableFuture<MasterAnswer.Write> sent = send(ch, new MasterRequest.Write(aWrite("s1")));
+        CompletableFuture<Void> queued = send(ch, new MasterRequest.Delete("s1"));
+        assertEquals(List.of(1), ids(sent(ch)));
+        ch.advanceTimeBy(160, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+        MasterException e = (MasterException) assertThrows(CompletionException.class, sent::join).getCause();
+        assertEquals(Status.OUTCOME_UNKNOWN, e.status());
+        assertTrue(e.getMessage().contains("no answer in 100 ms") && e.getMessage().contains("may or may not"), e.getMessage());
+        assertEquals(Status.TIMEOUT, status(queued), "timed out in the queue: never sent");
+    }
+
+    @Test
+    void mastersTimeout_forAChange_isOutcomeUnknown_forARead_aTimeout() {
+        EmbeddedChannel ch = channel(10, Duration.ofSeconds(5));
+        CompletableFuture<MasterAnswer.Write> write = send(ch, new MasterRequest.Write(aWrite("s1")));
+        CompletableFuture<byte[]> fetch = send(ch, new MasterRequest.FetchSchema(7));
+        sent(ch).forEach(Frame::release);
+        ch.writeInbound(answer(new MasterAnswer.Error(Opcodes.WRITE, 1, Status.TIMEOUT, "the group did not confirm it")));
+        ch.writeInbound(answer(new MasterAnswer.Error(Opcodes.SCHEMA_FETCH, 2, Status.TIMEOUT, "no read barrier")));
+        assertEquals(Status.OUTCOME_UNKNOWN, status(write));
+        assertEquals(Status.TIMEOUT, status(fetch));
+    }
+
+    @Test
+    void writeWithAWriteId_carriesFlagWriteId_andTheIdBeforeTheMessage() {
+        EmbeddedChannel ch = channel(10, Duration.ofSeconds(5));
+        io.sessionmesh.wire.protocol.WriteId writeId = new io.sessionmesh.wire.protocol.WriteId(0x0102030405060708L, 9);
+        CompletableFuture<MasterAnswer.Write> w = send(ch, new MasterRequest.Write(aWrite("s1"), true, writeId));
+        ch.runPendingTasks(); // the flush the connection scheduled on its loop
+        List<Frame> frames = sent(ch);
+        assertFalse(w.isDone());
+        Frame f = frames.get(0);
+        assertEquals(FrameHeader.FLAG_WRITE_ID | FrameHeader.FLAG_WHOLE_SECTIONS, f.flags());
+        assertEquals(0x0102030405060708L, f.body().getLong(0));
+        assertEquals(9, f.body().getLong(8));
+        assertEquals(codec.encodedSize(aWrite("s1")) + 16, f.body().readableBytes());
+        f.release();
+    }
+
     @Test
     void typedAnswers_decodeWhatTheMasterEncodes() {
         EmbeddedChannel ch = channel(10, Duration.ofSeconds(5));

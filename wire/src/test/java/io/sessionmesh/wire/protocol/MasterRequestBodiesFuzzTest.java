@@ -17,9 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Coverage-guided fuzzing of the master's request bodies, {@link MasterRequest#decode} (what the master's
- * RequestDecoder calls for every request frame). Input: byte 0 is the opcode (bit 7 set: the frame has flag
- * REQUESTED_ID, which only CREATE defines; opcodes are below 0x80, so the older seeds keep their meaning), the rest the
- * body. The contract: a typed
+ * RequestDecoder calls for every request frame). Input: byte 0 is the opcode (bit 7 set: the frame has the flag bit
+ * 0x04, which is REQUESTED_ID on a CREATE and WRITE_ID on a WRITE, and no other opcode defines; opcodes are below 0x80,
+ * so the older seeds keep their meaning), the rest the body. The contract: a typed
  * request or a {@link MalformedMessageException} with BAD_REQUEST, TOO_LARGE or UNSUPPORTED_VERSION, nothing else; a
  * decoded request written again ({@link MasterRequest#writeBody}, exactly {@link MasterRequest#bodySize} bytes) reads
  * back as a request that writes the same bytes, under the flags it asks for. Seeds: MasterRequestBodiesFuzzTestInputs.

@@ -146,7 +146,7 @@ class TransportModelTest {
     @Test
     void status_namesAndCodes_roundTrip() {
         String[] names = {"OK", "NOT_FOUND", "CONFLICT", "TOO_LARGE", "BAD_REQUEST", "UNAVAILABLE", "TIMEOUT", "INTERNAL",
-            "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING", "FORBIDDEN"};
+            "UNSUPPORTED_VERSION", "NOT_LEADER", "MOVED", "MOVING", "FORBIDDEN", "OUTCOME_UNKNOWN"};
         for (int code = 0; code < names.length; code++) {
             assertEquals(names[code], Status.name(code));
             assertEquals(code, Status.code(names[code]));
@@ -155,7 +155,7 @@ class TransportModelTest {
         for (int code = names.length; code <= Status.MAX_CODE; code++) {
             assertEquals(code, Status.code(Status.name(code)));
         }
-        assertEquals("STATUS_13", Status.name(13));
+        assertEquals("STATUS_14", Status.name(14));
         for (String bad : new String[] {"", "conflict", "STATUS_", "STATUS_2", "STATUS_09", "STATUS_256", "STATUS_1000", "STATUS_x"}) {
             assertEquals(-1, Status.code(bad), bad);
         }
@@ -164,6 +164,7 @@ class TransportModelTest {
         assertEquals(Status.NOT_LEADER, 9);
         assertEquals(Status.MOVED, 10);
         assertEquals(Status.MOVING, 11);
+        assertEquals(Status.OUTCOME_UNKNOWN, 13);
     }
 
     @Test

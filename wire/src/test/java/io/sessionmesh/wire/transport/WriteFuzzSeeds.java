@@ -51,7 +51,20 @@ class WriteFuzzSeeds {
             write(bodies.resolve(Opcodes.name(r.opcode()).toLowerCase() + "-" + b.readableBytes()), ByteBufUtil.getBytes(b));
         }
 
+        // a WRITE with its write id (flag WRITE_ID: bit 7 of the seed's first byte, PROTOCOL.md 3.12)
+        MasterRequest.Write once = new MasterRequest.Write((WriteRequest) samples.get(2), false,
+                new io.sessionmesh.wire.protocol.WriteId(0x0123456789ABCDEFL, 7));
+        ByteBuf withId = Unpooled.buffer().writeByte(once.opcode() | 0x80);
+        once.writeBody(withId, binary);
+        write(bodies.resolve("write-write-id"), ByteBufUtil.getBytes(withId));
+
         Path frames = RESOURCES.resolve("protocol/FrameDecoderFuzzTestInputs/decode");
+        ByteBuf idFrame = Unpooled.buffer().writeByte(7);
+        ByteBuf onceBody = Unpooled.buffer();
+        once.writeBody(onceBody, binary);
+        FrameHeader.write(idFrame, once.opcode(), once.flags(), 0, 1, onceBody.readableBytes());
+        idFrame.writeBytes(onceBody);
+        write(frames.resolve("write-with-write-id"), ByteBufUtil.getBytes(idFrame));
         ByteBuf all = Unpooled.buffer().writeByte(5);
         int id = 1;
         for (MasterRequest<?> r : requests) {
