@@ -27,6 +27,10 @@ TARGETS=(
   serialization:AttributeCodecFuzzTest#decode
   serialization:AttributeCodecFuzzTest#decompress
   slave-sidecar:SidecarHttpFuzzTest
+  master-store:ReplicatedStateFuzzTest#logEntry
+  master-store:ReplicatedStateFuzzTest#importBody
+  master-store:ReplicatedStateFuzzTest#snapshot
+  master-store:ReplicatedStateFuzzTest#clusterMap
 )
 if [ $# -gt 0 ]; then
   wanted=("$@")
@@ -44,6 +48,8 @@ mkdir -p fuzz/logs
 failed=0
 modules=$(printf '%s\n' "${TARGETS[@]%%:*}" | sort -u | paste -sd, -)
 mvn -B -q ${MVN_ARGS:-} -pl "$modules" -am test-compile >fuzz/logs/compile.log 2>&1 || { cat fuzz/logs/compile.log; exit 1; }
+# The modules a target's module depends on come from this reactor (their target/classes), not from ~/.m2: nothing
+# needs to be installed first. -Dtest keeps the upstream modules' own tests from running.
 for t in "${TARGETS[@]}"; do
   module=${t%%:*}
   test=${t#*:}
@@ -51,7 +57,8 @@ for t in "${TARGETS[@]}"; do
   echo "== $test ($module), ${DURATION}s"
   # surefire:test@default-test: only the module's default test run (serialization has two more, one on JDK 25, which
   # would each fuzz for DURATION again); the test classes must be compiled (the first step below does it).
-  if JAZZER_FUZZ=1 mvn -B ${MVN_ARGS:-} -pl "$module" surefire:test@default-test -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
+  if JAZZER_FUZZ=1 mvn -B ${MVN_ARGS:-} -pl "$module" -am test-compile surefire:test@default-test -Dtest="$test" \
+      -Dsurefire.failIfNoSpecifiedTests=false \
       -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$DURATION" >"$log" 2>&1; then
     echo "   ok: $(grep -aE '^Done [0-9]+ runs' "$log" | tail -1)"
   else

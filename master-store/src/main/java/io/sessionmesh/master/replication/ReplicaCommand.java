@@ -484,9 +484,18 @@ public sealed interface ReplicaCommand {
         out.putShort((short) bytes.length).put(bytes);
     }
 
+    /** A principal (the only text of an entry): 1..256 bytes of UTF-8 without a control character, or none. */
     private static String getText(ByteBuffer in) {
         byte[] bytes = BoundedReads.bytes(in, in.getShort() & 0xFFFF, "a text");
-        return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
+        if (bytes.length == 0) {
+            return null;
+        }
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (!java.util.Arrays.equals(bytes, text.getBytes(StandardCharsets.UTF_8))) {
+            throw new IllegalArgumentException("a principal that is not UTF-8");
+        }
+        io.sessionmesh.wire.transport.TransportLimits.checkPrincipal(text);
+        return text;
     }
 
     private static int idSize(String id) {
@@ -501,8 +510,9 @@ public sealed interface ReplicaCommand {
         out.put((byte) bytes.length).put(bytes);
     }
 
+    /** A session id: 1..128 characters of the id alphabet, as every id the wire lets in. */
     private static String getId(ByteBuffer in) {
         byte[] bytes = BoundedReads.bytes(in, in.get() & 0xFF, "a session id");
-        return new String(bytes, StandardCharsets.UTF_8);
+        return io.sessionmesh.wire.transport.TransportLimits.checkSessionId(new String(bytes, StandardCharsets.ISO_8859_1));
     }
 }

@@ -248,12 +248,20 @@ public final class StoreSnapshot {
             if (schemas < 0 || schemas > limits.maxSchemas()) {
                 throw new IOException(schemas + " schemas: 0 to " + limits.maxSchemas());
             }
+            java.util.Set<Long> newSchemas = new java.util.HashSet<>();
             for (int i = 0; i < schemas; i++) {
                 long uid = in.readLong();
                 byte[] schema = BoundedReads.bytes(in, in.readInt(), limits.maxSchemaBytes(), "schema " + Long.toHexString(uid));
-                if (store.schemas().fetch(uid) == null) {
-                    growth += schema.length;
+                if (schema.length == 0) {
+                    throw new IOException("schema " + Long.toHexString(uid) + " is empty");
                 }
+                if (store.schemas().fetch(uid) == null && newSchemas.add(uid)) {
+                    growth += MemoryBudget.schemaCost(schema.length);
+                }
+            }
+            if ((long) store.schemas().size() + newSchemas.size() > limits.maxSchemas()) {
+                throw new StoreException(Status.UNAVAILABLE, "GROUP_IMPORT of " + newSchemas.size() + " schemas: this "
+                        + "group holds " + store.schemas().size() + " of its max-schemas " + limits.maxSchemas());
             }
             for (Record r = Record.next(in, codec); r != null; r = Record.next(in, codec)) {
                 checkRecord(r, limits);
@@ -266,6 +274,8 @@ public final class StoreSnapshot {
             if (in.available() > 0) {
                 throw new IOException(in.available() + " bytes after the last session record");
             }
+        } catch (StoreException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             throw new StoreException(Status.BAD_REQUEST, "GROUP_IMPORT body: " + e.getMessage());
         }

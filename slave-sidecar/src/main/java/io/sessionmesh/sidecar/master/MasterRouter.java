@@ -212,6 +212,103 @@ public final class MasterRouter implements AutoCloseable {
                 : new HashRing<>(l.pools(), l.pools().stream().map(MasterPool::name).toList(), l.map().vnodes());
     }
 
+    /** Times {@link #callEveryGroup} starts over when the map changed under it, before it answers "not settled". */
+    public static final int MAX_EVERY_GROUP_ATTEMPTS = 3;
+
+    /**
+     * One call to every group's leader, for what must see every session of a principal ("log out everywhere", a
+     * principal's sessions), with its pools and whether the map held still meanwhile.
+     *
+     * @param mapHeld the directory's map had the same epoch before the first call and after the last (and this
+     *                sidecar routed by it): no move began or ended in between, so no session was missed in flight
+     */
+    public record EveryGroup<T>(List<MasterPool> pools, List<CompletableFuture<T>> results, boolean mapHeld) {
+    }
+
+    /**
+     * Calls every group's leader so that no session of a move in progress is missed (PROTOCOL.md 3.11): while the map
+     * is MOVING, the groups sessions leave first, then the others, since a session goes from its old group's store to
+     * its outbox to its new group's store, and leaves the outbox only once its new group has it. The directory's map
+     * is fetched before and after; if its epoch changed (a move began or ended meanwhile), it starts over, at most
+     * {@link #MAX_EVERY_GROUP_ATTEMPTS} times. Never completes exceptionally: each result holds its own failure.
+     */
+    public <T> CompletableFuture<EveryGroup<T>> callEveryGroup(java.util.function.Function<MasterPool, CompletableFuture<T>> call) {
+        return callEveryGroup(call, MAX_EVERY_GROUP_ATTEMPTS);
+    }
+
+    private <T> CompletableFuture<EveryGroup<T>> callEveryGroup(java.util.function.Function<MasterPool, CompletableFuture<T>> call,
+                                                               int attempts) {
+        return directoryEpoch().thenCompose(before -> {
+            Layout l = layout;
+            GroupMap map = l.map();
+            List<List<MasterPool>> phases = new ArrayList<>();
+            List<MasterPool> pools = new ArrayList<>(l.byName().values());
+            if (map != null && map.moving()) {
+                List<MasterPool> leaving = new ArrayList<>();
+                for (List<String> g : map.previous()) {
+                    MasterPool p = l.byName().get(g.get(0));
+                    if (p != null) {
+                        leaving.add(p);
+                    }
+                }
+                List<MasterPool> rest = new ArrayList<>(pools);
+                rest.removeAll(leaving);
+                phases.add(leaving);
+                phases.add(rest);
+                pools = new ArrayList<>(leaving);
+                pools.addAll(rest);
+            } else {
+                phases.add(pools);
+            }
+            List<MasterPool> order = List.copyOf(pools);
+            List<CompletableFuture<T>> results = new ArrayList<>();
+            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            for (List<MasterPool> phase : phases) {
+                chain = chain.thenCompose(ignored -> {
+                    List<CompletableFuture<T>> these = new ArrayList<>();
+                    for (MasterPool p : phase) {
+                        CompletableFuture<T> f;
+                        try {
+                            f = call.apply(p);
+                        } catch (RuntimeException e) {
+                            f = CompletableFuture.failedFuture(e);
+                        }
+                        these.add(f);
+                    }
+                    results.addAll(these);
+                    return CompletableFuture.allOf(these.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+                });
+            }
+            return chain.thenCompose(ignored -> directoryEpoch()).thenCompose(after -> {
+                boolean held = !mapped || (before >= 0 && before.equals(after)
+                        && (map == null ? before == 0 : map.epoch() == before));
+                if (!held && attempts > 1) {
+                    return callEveryGroup(call, attempts - 1);
+                }
+                return CompletableFuture.completedFuture(new EveryGroup<>(order, List.copyOf(results), held));
+            });
+        });
+    }
+
+    /**
+     * The epoch of the directory's map now (0: none yet; -1: the directory did not answer), after taking that map
+     * if it is newer than this sidecar's. For masters that keep no map, 0.
+     */
+    private CompletableFuture<Long> directoryEpoch() {
+        if (!mapped || closed) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        return directory().call(c -> c.groupOp(Opcodes.GROUP_MAP, new byte[0])).thenCompose(bytes -> {
+            if (bytes.length == 0) {
+                return CompletableFuture.completedFuture(0L);
+            }
+            long epoch = GroupMap.decode(bytes).epoch();
+            GroupMap now = layout.map();
+            return now != null && now.epoch() >= epoch ? CompletableFuture.completedFuture(epoch)
+                    : refresh().thenApply(map -> epoch);
+        }).exceptionally(e -> -1L);
+    }
+
     /** Every pool this router has open: the map's groups and, while ranges move, the groups before. */
     public List<MasterPool> allPools() {
         return List.copyOf(layout.byName().values());

@@ -72,44 +72,42 @@ public final class SessionDirectory implements AutoCloseable {
     }
 
     /**
-     * Deletes every session of {@code principal} on every master (a LOGOUT to each group's leader), each sidecar's
-     * copy invalidated before its master answers; the masters record the sessions as logged out in the registry.
-     * The answer lists what each master deleted, or why it could not be asked; {@code complete} is false then.
+     * Deletes every session of {@code principal} on every master (a LOGOUT to each group's leader, in the order a move
+     * needs: {@link MasterRouter#callEveryGroup}), each sidecar's copy invalidated before its master answers; a group
+     * also drops the principal's sessions from its outbox, and answers once none it was sending is on its way. The
+     * masters record the sessions as logged out in the registry. The answer lists what each master deleted, or why it
+     * could not be asked; {@code complete} is true only when every group answered and no move began or ended
+     * meanwhile.
      */
     public CompletableFuture<Map<String, Object>> logout(String principal) {
         TransportLimits.checkPrincipal(principal);
-        List<MasterPool> pools = router.allPools();
-        List<CompletableFuture<Map<String, Object>>> each = new ArrayList<>(pools.size());
-        for (MasterPool pool : pools) {
-            each.add(pool.call(c -> c.send(new MasterRequest.Logout(principal))).handle((deleted, error) -> {
+        return router.callEveryGroup(pool -> pool.call(c -> c.send(new MasterRequest.Logout(principal)))).thenApply(every -> {
+            long deleted = 0;
+            boolean complete = every.mapHeld();
+            List<Map<String, Object>> masters = new ArrayList<>();
+            for (int i = 0; i < every.pools().size(); i++) {
+                MasterPool pool = every.pools().get(i);
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("master", pool.name());
                 m.put("leader", pool.leader()); // the replica that answered, in a group (the pool's name is its first)
-                if (error == null) {
-                    m.put("deleted", deleted);
-                } else {
-                    m.put("error", Status.name(MasterException.statusOf(error)));
-                    m.put("message", String.valueOf(MasterException.of(error) == null ? error : MasterException.of(error).getMessage()));
-                }
-                return m;
-            }));
-        }
-        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> {
-            long deleted = 0;
-            boolean complete = true;
-            List<Map<String, Object>> masters = new ArrayList<>();
-            for (CompletableFuture<Map<String, Object>> f : each) {
-                Map<String, Object> m = f.join();
-                masters.add(m);
-                if (m.get("deleted") instanceof Long n) {
+                try {
+                    long n = every.results().get(i).join();
+                    m.put("deleted", n);
                     deleted += n;
-                } else {
+                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException error) {
                     complete = false;
+                    m.put("error", Status.name(MasterException.statusOf(error)));
+                    m.put("message", String.valueOf(MasterException.of(error) == null ? error
+                            : MasterException.of(error).getMessage()));
                 }
+                masters.add(m);
             }
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("deleted", deleted);
             body.put("complete", complete);
+            if (!every.mapHeld()) {
+                body.put("reason", "the cluster map changed while the groups were asked: ask again");
+            }
             body.put("masters", masters);
             return body;
         });

@@ -512,44 +512,40 @@ public final class SidecarService implements SidecarOperations {
     }
 
     /**
-     * PRINCIPAL_SESSIONS to every group this sidecar has open (the map's and, while ranges move, the groups before), as
-     * the admin logout sends LOGOUT; each pool follows its group's leader. The ids are merged (none twice). Not complete
-     * when a group failed, cut its list, or the map is MOVING: a session in a group's outbox is in no store for that
-     * moment. UNAVAILABLE, naming the groups, when none answered.
+     * PRINCIPAL_SESSIONS to every group's leader, in the order a move needs and with the map held still
+     * ({@link MasterRouter#callEveryGroup}); each group lists its store's sessions of the principal and those in flight
+     * out of it (its outbox). The ids are merged (none twice). Complete only when every group answered with its whole
+     * list and no move began or ended meanwhile. UNAVAILABLE, naming the groups, when none answered.
      */
     @Override
     public CompletableFuture<PrincipalSessions> sessionsOf(String principal) {
         metrics.request(Op.PRINCIPAL_SESSIONS);
-        List<MasterPool> pools = router.allPools();
-        List<CompletableFuture<MasterAnswer.SessionsOfPrincipal>> each = new ArrayList<>(pools.size());
-        for (MasterPool pool : pools) {
-            each.add(timed(pool.call(c -> c.send(new MasterRequest.PrincipalSessions(principal)))));
-        }
-        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).handle((done, ignored) -> {
-            java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
-            boolean complete = router.map() == null || !router.map().moving();
-            int answered = 0;
-            StringBuilder failures = new StringBuilder();
-            for (int i = 0; i < each.size(); i++) {
-                CompletableFuture<MasterAnswer.SessionsOfPrincipal> f = each.get(i);
-                if (f.isCompletedExceptionally()) {
-                    complete = false;
-                    Throwable error = f.handle((a, e) -> e).join();
-                    failures.append(failures.length() == 0 ? "" : "; ").append(pools.get(i).name()).append(": ")
-                            .append(Status.name(status(error)));
-                    continue;
-                }
-                MasterAnswer.SessionsOfPrincipal a = f.join();
-                answered++;
-                ids.addAll(a.sessionIds());
-                complete &= !a.truncated();
-            }
-            if (answered == 0) {
-                throw new CompletionException(new MasterException(Status.UNAVAILABLE,
-                        "no master answered the list of a principal's sessions (" + failures + ")"));
-            }
-            return new PrincipalSessions(principal, List.copyOf(ids), complete);
-        });
+        return router.callEveryGroup(pool -> timed(pool.call(c -> c.send(new MasterRequest.PrincipalSessions(principal)))))
+                .thenApply(every -> {
+                    java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+                    boolean complete = every.mapHeld();
+                    int answered = 0;
+                    StringBuilder failures = new StringBuilder();
+                    for (int i = 0; i < every.results().size(); i++) {
+                        CompletableFuture<MasterAnswer.SessionsOfPrincipal> f = every.results().get(i);
+                        if (f.isCompletedExceptionally()) {
+                            complete = false;
+                            Throwable error = f.handle((a, e) -> e).join();
+                            failures.append(failures.length() == 0 ? "" : "; ").append(every.pools().get(i).name())
+                                    .append(": ").append(Status.name(status(error)));
+                            continue;
+                        }
+                        MasterAnswer.SessionsOfPrincipal a = f.join();
+                        answered++;
+                        ids.addAll(a.sessionIds());
+                        complete &= !a.truncated();
+                    }
+                    if (answered == 0) {
+                        throw new CompletionException(new MasterException(Status.UNAVAILABLE,
+                                "no master answered the list of a principal's sessions (" + failures + ")"));
+                    }
+                    return new PrincipalSessions(principal, List.copyOf(ids), complete);
+                });
     }
 
     private static CompletionException unwrapped(Throwable error) {
