@@ -20,7 +20,9 @@ import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_BIND;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_PORT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN_FILE;
+import static io.sessionmesh.sidecar.config.SidecarSettings.ALLOWED_HOSTS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BIND;
+import static io.sessionmesh.sidecar.config.SidecarSettings.BIND_BEYOND_LOOPBACK;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_BUDGET;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.CACHE_MAX_BYTES;
@@ -113,6 +115,8 @@ public final class SidecarConfig {
     private final List<List<InetSocketAddress>> masters;
     private final boolean embeddedMaster;
     private final String bind;
+    /** The {@code allowed-hosts} names, beside the loopback names and the binds. */
+    private final List<String> allowedHosts;
     private final int port;
     /** The REST API's Unix domain socket, or null. */
     private final Path unixSocket;
@@ -164,6 +168,21 @@ public final class SidecarConfig {
             c.show(MASTERS.name(), EMBEDDED_MASTER + " (a master in this process: local development mode)");
         }
         bind = BIND.read(c);
+        boolean beyondLoopback = BIND_BEYOND_LOOPBACK.read(c);
+        if (!beyondLoopback && !isLoopback(bind)) {
+            throw new IllegalArgumentException(c.origin(BIND.name()) + " = " + bind + " is not a loopback address: the REST "
+                    + "API has no authentication and would be open to that network; bind it to 127.0.0.1, or, where that "
+                    + "network is the host's own (a container's or a pod's), say so with " + BIND_BEYOND_LOOPBACK.name()
+                    + "=true (--" + BIND_BEYOND_LOOPBACK.name() + ")");
+        }
+        allowedHosts = java.util.Arrays.stream(ALLOWED_HOSTS.read(c).split(",")).map(String::strip)
+                .filter(h -> !h.isEmpty()).toList();
+        for (String h : allowedHosts) {
+            if (h.contains("/") || h.contains(" ") || h.indexOf(':') >= 0 && h.indexOf(':') == h.lastIndexOf(':')) {
+                throw c.bad(ALLOWED_HOSTS.name(), ALLOWED_HOSTS.read(c), "host names or addresses without a port or a "
+                        + "scheme, comma-separated (" + h + " is not one)");
+            }
+        }
         port = PORT.read(c);
         unixSocket = unixSocket(c);
         adminBind = ADMIN_BIND.read(c);
@@ -303,6 +322,14 @@ public final class SidecarConfig {
 
     public String bind() {
         return bind;
+    }
+
+    /**
+     * The names given in {@code allowed-hosts}: with the loopback names and the binds, the {@code Host} headers the
+     * REST API (and an admin endpoint without a token) answer.
+     */
+    public List<String> allowedHosts() {
+        return allowedHosts;
     }
 
     /** The REST API's Unix domain socket (an absolute path), or null when it listens on TCP only. */

@@ -50,12 +50,26 @@ public final class SidecarSettings {
                     + "`sessionmesh-local.jar` carries one (the sidecar's jar exits with status 2 and says so).");
     public static final Setting<String> BIND = Setting.text("bind", "127.0.0.1").accepting("an address or host name")
             .means("The REST API's address. The API has no authentication: a bind beyond loopback is for a network only "
-                    + "the host's services reach, such as a pod's or a container's own.");
+                    + "the host's services reach, such as a pod's or a container's own, and the sidecar refuses to "
+                    + "start with one unless `bind-beyond-loopback` is set.");
+    public static final Setting<Boolean> BIND_BEYOND_LOOPBACK = Setting.bool("bind-beyond-loopback", false)
+            .means("Allows a `bind` that is not loopback (0.0.0.0, an interface's address): say so only where that "
+                    + "network is the host's own, such as a container's or a pod's network namespace (the images set "
+                    + "it). Without it such a bind fails start-up, as Redis's protected mode does.");
+    public static final Setting<String> ALLOWED_HOSTS = Setting.text("allowed-hosts", "")
+            .shownAs("none: the loopback names and the binds")
+            .accepting("host names or addresses, comma-separated, no port")
+            .means("More names the REST API (and the admin endpoint without an admin token) answer to in the `Host` "
+                    + "header, beside `localhost`, `127.0.0.1`, `::1` and the address it is bound to: a request naming "
+                    + "another host is 421 Misdirected Request, so a page in a browser on the host that a DNS name "
+                    + "pointed at 127.0.0.1 (DNS rebinding) reaches nothing. The port is not compared; a request "
+                    + "without a Host header (HTTP/1.0) is let through.");
     public static final Setting<Integer> PORT = Setting.port("port", DEFAULT_PORT)
             .means("The REST API's TCP port; 0 picks a free one, printed at start and written to the ready file.");
     public static final Setting<Path> UNIX_SOCKET = Setting.path("unix-socket")
             .means("The REST API also listens on this Unix domain socket (file mode 0660: only this user and its group "
-                    + "may connect), which services on the host reach as `sessionmesh.sidecar-uri=unix:<path>`: no TCP "
+                    + "may connect; bound in a private directory beside it and moved into place, so it is never "
+                    + "reachable with a looser mode), which services on the host reach as `sessionmesh.sidecar-uri=unix:<path>`: no TCP "
                     + "stack on either side, about a fifth less CPU per call (benchmarks/RESULTS.md 12.6 at 1f3fa7a). The "
                     + "directory must exist and the path be at most " + MAX_UNIX_SOCKET_PATH_BYTES + " bytes; a socket "
                     + "left by an earlier run is replaced, the file is removed on stop, and a regular file or a "
@@ -195,7 +209,8 @@ public final class SidecarSettings {
                     + "to this file, a temporary file moved into place: how a supervisor or a test learns the ports.");
 
     /** The sidecar's own settings, in the order the reference lists them. */
-    public static final SettingList OWN = SettingList.of(MASTERS, BIND, PORT, UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
+    public static final SettingList OWN = SettingList.of(MASTERS, BIND, BIND_BEYOND_LOOPBACK, ALLOWED_HOSTS, PORT,
+            UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
             ADMIN_TOKEN, ADMIN_TOKEN_FILE, IO_THREADS, IO_TRANSPORT, MASTER_IO_THREADS,
             MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
             BODY_TIMEOUT, CACHE_MAX_BYTES, CACHE_TTL, TOUCH_INTERVAL,

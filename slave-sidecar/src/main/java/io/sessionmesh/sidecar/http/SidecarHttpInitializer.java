@@ -56,12 +56,14 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
         this.admin = admin;
+        MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
+                new JsonTransportCodec(config.transportLimits()));
         if (admin) {
-            this.handler = new AdminHandler(service, config.adminToken());
+            this.handler = new AdminHandler(service, config.adminToken(), forms,
+                    new HostAllowList(java.util.List.of(config.adminBind()), config.allowedHosts()));
         } else {
-            MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
-                    new JsonTransportCodec(config.transportLimits()));
-            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()));
+            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()),
+                    new HostAllowList(java.util.List.of(config.bind()), config.allowedHosts()));
         }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
         this.gate = admin && config.adminToken() != null ? new AdminTokenGate(config.adminToken()) : null;
