@@ -54,6 +54,8 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** What every registry URL starts with. */
     public static final String URL_PREFIX = "jdbc:postgresql:";
+    /** The environment variable the registry password is read from; it wins over {@code registry-password}. */
+    public static final String PASSWORD_ENV = "SESSIONMESH_REGISTRY_PASSWORD";
 
     private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&]password=)[^&]*");
 
@@ -80,12 +82,17 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
 
     /** A master's registry settings, or null when {@code registry-url} is not given (the registry is off). */
     public static RegistryConfig forWriter(Settings s) {
+        return forWriter(s, System.getenv());
+    }
+
+    /** {@link #forWriter(Settings)} with this environment (where {@value #PASSWORD_ENV} is looked up). */
+    static RegistryConfig forWriter(Settings s, java.util.Map<String, String> environment) {
         String url = url(s);
         if (url == null) {
             return null;
         }
         String user = RegistrySettings.USER.read(s);
-        String password = RegistrySettings.PASSWORD.read(s);
+        String password = password(s, environment);
         Duration connectTimeout = RegistrySettings.CONNECT_TIMEOUT.read(s);
         return new RegistryConfig(url, user, password, RegistrySettings.POOL.read(s), RegistrySettings.BUFFER.read(s),
                 RegistrySettings.BATCH.read(s), RegistrySettings.FLUSH.read(s), RegistrySettings.RETENTION.read(s),
@@ -97,14 +104,35 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
      * {@link RegistrySettings#QUERIES} are read; the rest take their defaults.
      */
     public static RegistryConfig forQueries(Settings s) {
+        return forQueries(s, System.getenv());
+    }
+
+    /** {@link #forQueries(Settings)} with this environment (where {@value #PASSWORD_ENV} is looked up). */
+    static RegistryConfig forQueries(Settings s, java.util.Map<String, String> environment) {
         String url = url(s);
         if (url == null) {
             return null;
         }
         String user = RegistrySettings.USER.read(s);
-        String password = RegistrySettings.PASSWORD.read(s);
+        String password = password(s, environment);
         return new RegistryConfig(url, user, password, DEFAULT_POOL, DEFAULT_BUFFER, DEFAULT_BATCH, DEFAULT_FLUSH,
                 DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s));
+    }
+
+    /**
+     * The password: the environment variable {@value #PASSWORD_ENV}, else {@code registry-password} from a
+     * {@code --config} file; never a command-line flag, which {@code ps} shows to every user of the host (SECURITY.md).
+     */
+    private static String password(Settings s, java.util.Map<String, String> environment) {
+        String name = RegistrySettings.PASSWORD.name();
+        String given = RegistrySettings.PASSWORD.read(s);
+        if (given != null && s.origin(name).startsWith("flag ")) {
+            throw new IllegalArgumentException("flag --" + name + ": a password on the command line is visible to every "
+                    + "user of the host (ps); put " + name + "=... in a --config file only this user may read, or in "
+                    + "the environment variable " + PASSWORD_ENV);
+        }
+        String env = environment.get(PASSWORD_ENV);
+        return env != null && !env.isEmpty() ? env : given;
     }
 
     private static String url(Settings s) {

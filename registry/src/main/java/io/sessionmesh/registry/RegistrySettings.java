@@ -34,8 +34,9 @@ public final class RegistrySettings {
     public static final Setting<String> USER = Setting.text("registry-user", DEFAULT_USER).onlyWith(URL)
             .means("The database account.");
     public static final Setting<String> PASSWORD = Setting.secret("registry-password").onlyWith(URL)
-            .means("The account's password. Give it in a `--config` file or the settings file docker-compose mounts: a "
-                    + "flag shows in `ps` to every user of the host.");
+            .means("The account's password, in a `--config` file (the settings file docker-compose mounts) or the "
+                    + "environment variable `" + RegistryConfig.PASSWORD_ENV + "`, which wins: as a flag it is refused, "
+                    + "since `ps` shows flags to every user of the host.");
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("registry-connect-timeout",
                     DEFAULT_CONNECT_TIMEOUT, Duration.ofMillis(250), Duration.ofSeconds(60)).onlyWith(URL)
             .means("The longest wait for a connection: a database that does not answer within it counts as down.");

@@ -54,6 +54,27 @@ class RegistryConfigTest {
         assertEquals(new TreeSet<>(RegistrySettings.QUERIES.names()), new TreeSet<>(queries.effective().keySet()));
     }
 
+    /** SECURITY.md: the password never on a command line, which ps shows to every user of the host. */
+    @Test
+    void registryPassword_asAFlag_isRefusedSayingWhereItGoes() {
+        for (java.util.function.Function<Settings, RegistryConfig> read : java.util.List.<java.util.function.Function<Settings,
+                RegistryConfig>>of(RegistryConfig::forWriter, RegistryConfig::forQueries)) {
+            Settings s = Settings.fromArgs("--registry-url", "jdbc:postgresql://db/sm", "--registry-password", "hunter2");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> read.apply(s));
+            assertTrue(e.getMessage().contains("--registry-password") && e.getMessage().contains("--config")
+                    && e.getMessage().contains("SESSIONMESH_REGISTRY_PASSWORD"), e.getMessage());
+            assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        }
+    }
+
+    @Test
+    void registryPassword_fromTheEnvironment_winsOverTheFile() {
+        Settings s = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm", "registry-password", "in-file"));
+        assertEquals("from-env", RegistryConfig.forWriter(s, Map.of(RegistryConfig.PASSWORD_ENV, "from-env")).password());
+        Settings f = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm", "registry-password", "in-file"));
+        assertEquals("in-file", RegistryConfig.forQueries(f, Map.of()).password());
+    }
+
     @Test
     void forWriter_notPostgresUrl_errorNamesSetting() {
         Settings s = Settings.of(Map.of("registry-url", "jdbc:mysql://db/sm"));
