@@ -68,10 +68,11 @@ public final class SidecarServer implements AutoCloseable {
     private final EmbeddedMaster embeddedMaster;
     private volatile boolean closed;
     /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
-    private final UUID holderId = UUID.randomUUID();
+    private final UUID holderId;
 
-    private SidecarServer(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
+    private SidecarServer(SidecarConfig config, Ticker cacheTicker, UUID holderId) throws InterruptedException {
         this.config = config;
+        this.holderId = holderId;
         IoTransport io = config.ioTransport();
         this.boss = io.eventLoops(1, "sidecar-accept");
         this.workers = io.eventLoops(config.ioThreads(), "sidecar-io");
@@ -127,10 +128,19 @@ public final class SidecarServer implements AutoCloseable {
 
     /** A sidecar whose cache keeps time by {@code cacheTicker} (tests move it by hand, so expiry needs no waiting). */
     static SidecarServer start(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
+        return start(config, cacheTicker, UUID.randomUUID());
+    }
+
+    /** A sidecar with this holder id (tests: another peer registered it first). */
+    static SidecarServer start(SidecarConfig config, UUID holderId) throws InterruptedException {
+        return start(config, Ticker.systemTicker(), holderId);
+    }
+
+    private static SidecarServer start(SidecarConfig config, Ticker cacheTicker, UUID holderId) throws InterruptedException {
         if (config.embeddedMaster() && EmbeddedMaster.factory().isEmpty()) {
             throw new IllegalStateException(EmbeddedMaster.MISSING);
         }
-        return new SidecarServer(config, cacheTicker);
+        return new SidecarServer(config, cacheTicker, holderId);
     }
 
     private static EmbeddedMaster startEmbeddedMaster() throws InterruptedException {

@@ -437,7 +437,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("address", p.name());
             m.put("leader", p.leader());
-            m.put("status", p.isUp() ? "UP" : "DOWN");
+            // FORBIDDEN: the master refuses this sidecar's holder id (another peer registered it first); a restart helps
+            m.put("status", p.isUp() ? "UP" : p.forbidden() != null ? "FORBIDDEN" : "DOWN");
             m.put("connections", p.openConnections());
             m.put("lease", leaseOf(p));
             if (!p.isUp()) {
