@@ -46,6 +46,7 @@ import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_BODY;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_HTTP_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_OUTBOUND;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_PIPELINED;
+import static io.sessionmesh.sidecar.config.SidecarSettings.OUTBOUND_BUDGET;
 import static io.sessionmesh.sidecar.config.SidecarSettings.PORT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.READY_FILE;
 import static io.sessionmesh.sidecar.config.SidecarSettings.READ_AHEAD;
@@ -86,6 +87,11 @@ public final class SidecarConfig {
     public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
     /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
     public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
+    /**
+     * Answers queued over every REST connection at once: four connections at {@code max-outbound}; without it,
+     * 10,000 connections at 64 MiB each were what clients that do not read could make a sidecar hold.
+     */
+    public static final long DEFAULT_OUTBOUND_BUDGET_BYTES = 256L << 20;
     /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
     public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
     /** Four rounds of the in-flight limit wait rather than fail. */
@@ -132,6 +138,7 @@ public final class SidecarConfig {
     private final int maxPipelined;
     private final long bodyBudgetBytes;
     private final long maxOutboundBytes;
+    private final long outboundBudgetBytes;
     private final Duration httpIdleTimeout;
     private final Duration headTimeout;
     private final Duration bodyTimeout;
@@ -209,6 +216,12 @@ public final class SidecarConfig {
                     + "raise body-budget or lower max-body");
         }
         maxOutboundBytes = MAX_OUTBOUND.read(c);
+        outboundBudgetBytes = OUTBOUND_BUDGET.read(c);
+        if (outboundBudgetBytes < maxOutboundBytes) {
+            throw new IllegalArgumentException(c.origin(OUTBOUND_BUDGET.name()) + " = " + Units.formatSize(outboundBudgetBytes)
+                    + " is below max-outbound " + Units.formatSize(maxOutboundBytes) + ": one connection could pass the "
+                    + "budget of all; raise outbound-budget or lower max-outbound");
+        }
         httpIdleTimeout = HTTP_IDLE_TIMEOUT.read(c);
         headTimeout = HEAD_TIMEOUT.read(c);
         bodyTimeout = BODY_TIMEOUT.read(c);
@@ -426,6 +439,11 @@ public final class SidecarConfig {
     /** Answers queued for one REST connection before it is closed as a slow consumer. */
     public long maxOutboundBytes() {
         return maxOutboundBytes;
+    }
+
+    /** Answers queued over every REST connection at once before the largest holders are closed. */
+    public long outboundBudgetBytes() {
+        return outboundBudgetBytes;
     }
 
     public Duration httpIdleTimeout() {

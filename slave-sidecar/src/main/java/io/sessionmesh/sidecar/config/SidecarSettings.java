@@ -22,6 +22,7 @@ import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTER_MAX_QUE
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_HTTP_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_OUTBOUND_BYTES;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_PIPELINED;
+import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_OUTBOUND_BUDGET_BYTES;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_PORT;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_READ_AHEAD;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_SCHEMA_CACHE;
@@ -120,6 +121,12 @@ public final class SidecarSettings {
                     1L << 40)
             .means("Answers queued for a connection whose client does not read them (it is not read either "
                     + "meanwhile): past it the connection is closed (`http_slow_consumers_closed`).");
+    public static final Setting<Long> OUTBOUND_BUDGET = Setting.size("outbound-budget", DEFAULT_OUTBOUND_BUDGET_BYTES,
+                    64 << 10, 1L << 40)
+            .means("Answers queued for their sockets over every REST connection at once (each connection's own bound is "
+                    + "`max-outbound`): past it the connections holding the most queued bytes, those whose clients do "
+                    + "not read, are closed until the rest fit (`http_slow_consumers_closed`; `outbound_bytes_queued` in "
+                    + "`/admin/stats`). At least `max-outbound`, or the sidecar refuses to start.");
     public static final Setting<Duration> HTTP_IDLE_TIMEOUT = Setting.duration("http-idle-timeout", Duration.ofMinutes(5),
                     Duration.ofMillis(100), Duration.ofDays(1))
             .means("A keep-alive connection unused this long is closed.");
@@ -212,7 +219,7 @@ public final class SidecarSettings {
     public static final SettingList OWN = SettingList.of(MASTERS, BIND, BIND_BEYOND_LOOPBACK, ALLOWED_HOSTS, PORT,
             UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
             ADMIN_TOKEN, ADMIN_TOKEN_FILE, IO_THREADS, IO_TRANSPORT, MASTER_IO_THREADS,
-            MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
+            MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, OUTBOUND_BUDGET, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
             BODY_TIMEOUT, CACHE_MAX_BYTES, CACHE_TTL, TOUCH_INTERVAL,
             MASTER_CONNECT_TIMEOUT, MASTER_TIMEOUT, MASTER_MAX_IN_FLIGHT, MASTER_MAX_QUEUED, MASTER_TLS_CERT,
             MASTER_TLS_KEY, MASTER_TLS_TRUST, RECONNECT_MIN, RECONNECT_MAX, HEARTBEAT_INTERVAL, LEASE_MARGIN,
