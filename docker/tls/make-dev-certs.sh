@@ -7,8 +7,8 @@
 #   docker/tls/make-dev-certs.sh OUT_DIR NAME[:SAN,SAN...] ...
 #
 # For each NAME it writes OUT_DIR/NAME.pem (the certificate, then the CA's: the chain a peer presents) and
-# OUT_DIR/NAME.key (its PKCS#8 private key; mode 0644 so that containers running as another user read it:
-# development only), with the subject CN=NAME and the subject alternative names
+# OUT_DIR/NAME.key (its PKCS#8 private key, mode 0600: masters and sidecars refuse a key others may read), with the
+# subject CN=NAME and the subject alternative names
 # given after the colon (DNS names or IP addresses; a master's certificate must name every address sidecars use to
 # reach it: sidecars check it). Every certificate may serve and connect (extended key usage serverAuth and
 # clientAuth): masters also connect to masters. OUT_DIR/ca.pem is the CA's certificate, the file each peer trusts.
@@ -31,7 +31,7 @@ mkdir -p "$out"
 DAYS=825
 
 if [ ! -s "$out/ca.pem" ] || [ ! -s "$out/ca.key" ]; then
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/ca.key" 2>/dev/null
+  (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/ca.key" 2>/dev/null)
   openssl req -x509 -new -key "$out/ca.key" -sha256 -days "$DAYS" -subj "/CN=SessionMesh development CA" \
     -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
     -out "$out/ca.pem"
@@ -55,8 +55,8 @@ for spec in "$@"; do
   trap 'rm -f "$ext"' EXIT
   printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
     "extendedKeyUsage=serverAuth,clientAuth" "subjectAltName=$alt" > "$ext"
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$name.key" 2>/dev/null
-  chmod 0644 "$out/$name.key"  # development only: readable by the containers' user (uid 10001)
+  (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$name.key" 2>/dev/null)
+  chmod 0600 "$out/$name.key"  # only its owner: the master and the sidecar refuse a key others may read
   openssl req -new -key "$out/$name.key" -subj "/CN=$name" -out "$out/$name.csr"
   openssl x509 -req -in "$out/$name.csr" -CA "$out/ca.pem" -CAkey "$out/ca.key" -CAcreateserial -sha256 \
     -days "$DAYS" -extfile "$ext" -out "$out/$name.crt" 2>/dev/null
