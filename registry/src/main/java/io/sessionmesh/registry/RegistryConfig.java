@@ -27,9 +27,12 @@ import java.util.regex.Pattern;
  * @param flushInterval how long a batch gathers events after its first
  * @param retention how long ended sessions' rows stay
  * @param connectTimeout longest wait for a connection
+ * @param idKey the secret rows are keyed by ({@link SessionKeys}: HMAC-SHA256 of each session id under it), at least
+ *     {@value #MIN_ID_KEY_CHARS} characters; the same on every master and sidecar of a registry
  */
 public record RegistryConfig(String jdbcUrl, String user, String password, int poolSize, int bufferEvents,
-                             int batchEvents, Duration flushInterval, Duration retention, Duration connectTimeout) {
+                             int batchEvents, Duration flushInterval, Duration retention, Duration connectTimeout,
+                             String idKey) {
     /** The database user when none is given. */
     public static final String DEFAULT_USER = "postgres";
     /** Connections when none are given. */
@@ -56,6 +59,10 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
     public static final String URL_PREFIX = "jdbc:postgresql:";
     /** The environment variable the registry password is read from; it wins over {@code registry-password}. */
     public static final String PASSWORD_ENV = "SESSIONMESH_REGISTRY_PASSWORD";
+    /** The environment variable the row key's secret is read from; it wins over {@code registry-id-key}. */
+    public static final String ID_KEY_ENV = "SESSIONMESH_REGISTRY_ID_KEY";
+    /** The shortest {@code registry-id-key}: 128 bits as hex (a guessable key would let ids be checked). */
+    public static final int MIN_ID_KEY_CHARS = 32;
 
     private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&]password=)[^&]*");
 
@@ -66,6 +73,11 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(idKey, "idKey");
+        if (idKey.length() < MIN_ID_KEY_CHARS) {
+            throw new IllegalArgumentException("registry-id-key is " + idKey.length() + " characters: at least "
+                    + MIN_ID_KEY_CHARS + " (openssl rand -hex 32 makes one)");
+        }
         if (!jdbcUrl.startsWith(URL_PREFIX)) {
             throw new IllegalArgumentException("registry URL " + redact(jdbcUrl) + ": expected " + URL_PREFIX + "...");
         }
@@ -93,10 +105,11 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         }
         String user = RegistrySettings.USER.read(s);
         String password = password(s, environment);
+        String idKey = idKey(s, environment);
         Duration connectTimeout = RegistrySettings.CONNECT_TIMEOUT.read(s);
         return new RegistryConfig(url, user, password, RegistrySettings.POOL.read(s), RegistrySettings.BUFFER.read(s),
                 RegistrySettings.BATCH.read(s), RegistrySettings.FLUSH.read(s), RegistrySettings.RETENTION.read(s),
-                connectTimeout);
+                connectTimeout, idKey);
     }
 
     /**
@@ -115,8 +128,9 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         }
         String user = RegistrySettings.USER.read(s);
         String password = password(s, environment);
+        String idKey = idKey(s, environment);
         return new RegistryConfig(url, user, password, DEFAULT_POOL, DEFAULT_BUFFER, DEFAULT_BATCH, DEFAULT_FLUSH,
-                DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s));
+                DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s), idKey);
     }
 
     /**
@@ -133,6 +147,31 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         }
         String env = environment.get(PASSWORD_ENV);
         return env != null && !env.isEmpty() ? env : given;
+    }
+
+    /**
+     * The secret rows are keyed by: the environment variable {@value #ID_KEY_ENV}, else {@code registry-id-key} from a
+     * {@code --config} file; never a flag; required with {@code registry-url}, since the registry never stores a
+     * session id.
+     */
+    private static String idKey(Settings s, java.util.Map<String, String> environment) {
+        String name = RegistrySettings.ID_KEY.name();
+        String given = RegistrySettings.ID_KEY.read(s);
+        if (given != null && s.origin(name).startsWith("flag ")) {
+            throw new IllegalArgumentException("flag --" + name + ": a secret on the command line is visible to every user "
+                    + "of the host (ps); put " + name + "=... in a --config file only this user may read, or in the "
+                    + "environment variable " + ID_KEY_ENV);
+        }
+        String env = environment.get(ID_KEY_ENV);
+        String key = env != null && !env.isEmpty() ? env.strip() : given;
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("registry-url is set but " + name + " is not: the registry keys its rows "
+                    + "by a keyed hash of each session id, never the id itself; give every master and sidecar of this "
+                    + "registry the same secret of " + MIN_ID_KEY_CHARS + "+ characters (openssl rand -hex 32) as " + name
+                    + "=... in a --config file or the environment variable " + ID_KEY_ENV);
+        }
+        s.show(name, "(set" + (env != null && !env.isEmpty() ? ", from " + ID_KEY_ENV : "") + ")");
+        return key;
     }
 
     private static String url(Settings s) {
