@@ -40,6 +40,8 @@ pin=${PIN:-0}
 all_cpus=0-$(( $(nproc) - 1 ))
 stamp=$(date -u +%Y-%m-%dT%H%M)
 out=benchmarks/results/registry/$stamp
+# The registry keys its rows by a keyed hash of each session id (registry-id-key): a fresh secret for this run.
+export SESSIONMESH_REGISTRY_ID_KEY=${SESSIONMESH_REGISTRY_ID_KEY:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
 mkdir -p "$out" benchmarks/target
 summary=$out/summary.txt
 

@@ -24,11 +24,16 @@ fail() {
 }
 trap 'compose down --volumes --remove-orphans >/dev/null 2>&1 || true' EXIT
 
-# Masters and sidecars talk mutual TLS with certificates of a development CA (docker-compose.yml mounts docker/tls/dev).
+# Masters and sidecars talk mutual TLS with certificates of a development CA (docker-compose.yml mounts each its own).
 if [ ! -s docker/tls/dev/ca.pem ] || [ ! -s docker/tls/dev/sidecar-b.pem ]; then
   docker/tls/make-dev-certs.sh docker/tls/dev --role replica master-1 master-2 master-3 --role sidecar sidecar-a sidecar-b >/dev/null
 fi
 
+# The keys are 0600 and the servers refuse others' reading them (keys an earlier script made 0644 are made 0600 here):
+# the containers run as the keys' owner.
+chmod 0600 docker/tls/dev/*.key
+export SESSIONMESH_UID=${SESSIONMESH_UID:-$(stat -c %u docker/tls/dev/master-1.key)}
+export SESSIONMESH_GID=${SESSIONMESH_GID:-$(stat -c %g docker/tls/dev/master-1.key)}
 # The sidecars' admin endpoints are published, so they need a token: a fresh one for this check.
 export SESSIONMESH_ADMIN_TOKEN=${SESSIONMESH_ADMIN_TOKEN:-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')}
 admin=(-H "Authorization: Bearer $SESSIONMESH_ADMIN_TOKEN")

@@ -12,7 +12,8 @@
 #   sidecar   a sidecar: the data operations and REGISTER (client use only)
 #   operator  the operator's `groups` command: GROUP_CHANGE and the cluster map (client use only)
 # For each NAME it writes OUT_DIR/NAME.pem (the certificate, then the CA's: the chain a peer presents) and
-# OUT_DIR/NAME.key (its PKCS#8 private key), with the subject CN=NAME and the DNS names or IP addresses given after the
+# OUT_DIR/NAME.key (its PKCS#8 private key, mode 0600: masters and sidecars refuse a key
+# others may read), with the subject CN=NAME and the DNS names or IP addresses given after the
 # colon (NAME alone by default). A replica's certificate must name every address sidecars and other replicas use to
 # reach it: they check it, and a replica is known by the host its certificate names (the host of --replicas).
 # OUT_DIR/ca.pem is the CA's certificate, the file each peer trusts. An existing CA in OUT_DIR is reused, so
@@ -35,7 +36,7 @@ mkdir -p "$out"
 DAYS=825
 
 if [ ! -s "$out/ca.pem" ] || [ ! -s "$out/ca.key" ]; then
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/ca.key" 2>/dev/null
+  (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/ca.key" 2>/dev/null)
   openssl req -x509 -new -key "$out/ca.key" -sha256 -days "$DAYS" -subj "/CN=SessionMesh development CA" \
     -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
     -out "$out/ca.pem"
@@ -77,8 +78,8 @@ for spec in "$@"; do
   trap 'rm -f "$ext"' EXIT
   printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
     "extendedKeyUsage=$usage" "subjectAltName=$alt" > "$ext"
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$name.key" 2>/dev/null
-  chmod 0644 "$out/$name.key"  # development only: readable by the containers' user (uid 10001)
+  (umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$name.key" 2>/dev/null)
+  chmod 0600 "$out/$name.key"  # only its owner: the master and the sidecar refuse a key others may read
   openssl req -new -key "$out/$name.key" -subj "/CN=$name" -out "$out/$name.csr"
   openssl x509 -req -in "$out/$name.csr" -CA "$out/ca.pem" -CAkey "$out/ca.key" -CAcreateserial -sha256 \
     -days "$DAYS" -extfile "$ext" -out "$out/$name.crt" 2>/dev/null

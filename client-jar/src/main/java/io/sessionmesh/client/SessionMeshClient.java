@@ -1,6 +1,7 @@
 package io.sessionmesh.client;
 
 import io.sessionmesh.client.internal.KnownPrincipals;
+import io.sessionmesh.client.internal.SidecarAdmin;
 import io.sessionmesh.client.internal.SidecarApi;
 import io.sessionmesh.client.internal.SidecarHttp;
 import io.sessionmesh.client.internal.SidecarSchemaRegistry;
@@ -36,6 +37,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <caption>Options and defaults</caption>
  *   <tr><th>option</th><th>default</th></tr>
  *   <tr><td>sidecar</td><td>{@value #DEFAULT_SIDECAR}</td></tr>
+ *   <tr><td>admin</td><td>{@value #DEFAULT_ADMIN} (the sidecar's admin port: {@link #sessionsOf} only)</td></tr>
+ *   <tr><td>adminToken</td><td>none (the admin port needs none on loopback)</td></tr>
  *   <tr><td>connectTimeout</td><td>1 s</td></tr>
  *   <tr><td>requestTimeout</td><td>8 s: {@link #DEFAULT_REQUEST_TIMEOUT}, above the sidecar's master timeout and a
  *       master's lease, so that the sidecar's answer arrives first</td></tr>
@@ -50,6 +53,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class SessionMeshClient implements AutoCloseable {
     public static final String DEFAULT_SIDECAR = "http://127.0.0.1:7500";
+    /** The sidecar's admin port on this host, where {@link #sessionsOf} asks (the sidecar's {@code admin-port}). */
+    public static final String DEFAULT_ADMIN = "http://127.0.0.1:7501";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(1);
     /** The sidecar's default {@code master-timeout}: how long it waits for a master before it answers (5 s). */
     public static final Duration SIDECAR_MASTER_TIMEOUT = Duration.ofSeconds(5);
@@ -71,6 +76,8 @@ public final class SessionMeshClient implements AutoCloseable {
     private final Builder options;
     private final SidecarHttp http;
     private final SidecarApi api;
+    /** The sidecar's admin port: {@link #sessionsOf} only. */
+    private final SidecarAdmin admin;
     private final KnownPrincipals knownPrincipals = new KnownPrincipals(KnownPrincipals.DEFAULT_CAPACITY);
     private final AttributeCodec codec;
     private final LongAdder decodeFailures = new LongAdder();
@@ -79,6 +86,7 @@ public final class SessionMeshClient implements AutoCloseable {
         this.options = b.copy();
         this.http = new SidecarHttp(b.sidecar, b.connectTimeout, b.requestTimeout, b.poolSize, b.maxAnswerBytes);
         this.api = new SidecarApi(http, new BinaryTransportCodec(), b.transport, b.metrics);
+        this.admin = new SidecarAdmin(b.admin, b.adminToken, b.connectTimeout, b.requestTimeout);
         AttributeCodec.Builder codecBuilder = AttributeCodec.builder()
                 .schemaRegistry(new SidecarSchemaRegistry(api))
                 .classFilter(b.classFilter)
@@ -176,7 +184,9 @@ public final class SessionMeshClient implements AutoCloseable {
      * The live sessions of {@code principal} (Spring Session's {@code findByPrincipalName}): every master (group) is
      * asked, each answering from its leader's applied state, so a session created, renamed (under its new id only), given
      * the principal (under its new principal only), deleted or expired before this call is listed or left out
-     * accordingly. Uses no session (no idle time restarts) and nothing cached.
+     * accordingly. Uses no session (no idle time restarts) and nothing cached. Asked on the sidecar's admin port
+     * ({@link Builder#admin}, with {@link Builder#adminToken} where that port has one): the REST API does not list a
+     * principal's sessions, since any local process could learn a user's session ids by name there.
      *
      * @return the ids, and whether they are all: {@link PrincipalSessions#complete()} is false when a master did not
      *     answer, listed only part (over 1,000 sessions of the principal on one master), or masters are moving sessions
@@ -185,7 +195,7 @@ public final class SessionMeshClient implements AutoCloseable {
      * @throws SidecarUnavailableException if no master answered
      */
     public PrincipalSessions sessionsOf(String principal) {
-        io.sessionmesh.wire.transport.PrincipalSessions found = api.sessionsOf(principal);
+        io.sessionmesh.wire.transport.PrincipalSessions found = admin.sessionsOf(principal);
         return new PrincipalSessions(found.sessionIds(), found.complete());
     }
 
@@ -272,6 +282,8 @@ public final class SessionMeshClient implements AutoCloseable {
     /** Options of a {@link SessionMeshClient}; {@link #build()} checks them and names a bad one. */
     public static final class Builder {
         private URI sidecar = URI.create(DEFAULT_SIDECAR);
+        private URI admin = URI.create(DEFAULT_ADMIN);
+        private String adminToken;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int poolSize = DEFAULT_POOL_SIZE;
@@ -294,6 +306,25 @@ public final class SessionMeshClient implements AutoCloseable {
          */
         public Builder sidecar(URI uri) {
             this.sidecar = Objects.requireNonNull(uri, "sidecar");
+            return this;
+        }
+
+        /**
+         * The sidecar's admin port, {@code http://host:port} ({@value SessionMeshClient#DEFAULT_ADMIN} by default): where
+         * {@link SessionMeshClient#sessionsOf} asks. Nothing else goes there.
+         */
+        public Builder admin(URI uri) {
+            this.admin = Objects.requireNonNull(uri, "admin");
+            return this;
+        }
+
+        /**
+         * The sidecar's admin token, for {@link SessionMeshClient#sessionsOf} where the admin port has one (it needs
+         * none on loopback); null for none. The holder of the token may also log users out everywhere: give it only to
+         * a service that lists principals' sessions.
+         */
+        public Builder adminToken(String token) {
+            this.adminToken = token == null || token.isEmpty() ? null : token;
             return this;
         }
 
@@ -369,6 +400,7 @@ public final class SessionMeshClient implements AutoCloseable {
 
         public SessionMeshClient build() {
             SidecarHttp.checkUri(sidecar);
+            SidecarAdmin.checkUri(admin);
             positive("connectTimeout", connectTimeout);
             positive("requestTimeout", requestTimeout);
             if (poolSize < 1 || poolSize > 10_000) {
@@ -401,6 +433,8 @@ public final class SessionMeshClient implements AutoCloseable {
         Builder copy() {
             Builder b = new Builder();
             b.sidecar = sidecar;
+            b.admin = admin;
+            b.adminToken = adminToken;
             b.connectTimeout = connectTimeout;
             b.requestTimeout = requestTimeout;
             b.poolSize = poolSize;

@@ -39,6 +39,7 @@ final class TwoMastersOnARing implements AutoCloseable {
 
     SessionMeshClient client(TransportForm form) {
         return SessionMeshClient.builder().sidecar(sidecarUri).transport(form)
+                .admin(URI.create("http://127.0.0.1:" + sidecar.port("admin")))
                 .classFilter(ClassFilter.allowingPackages("io.sessionmesh.client")).build();
     }
 

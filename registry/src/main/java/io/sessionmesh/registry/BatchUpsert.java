@@ -15,12 +15,13 @@ import java.util.Map;
  * its session ended, whose versions start again at 1), or of the same one at a higher version. So a replayed batch,
  * or an old event arriving after a newer one, changes nothing: that is what lets a new leader of a master group resume
  * from wherever its log says without losing or doubling. (A session renamed onto an id that a session created after it
- * had used is the one case this order misses: its events are taken for the older incarnation's.)
+ * had used is the one case this order misses: its events are taken for the older incarnation's.) Rows are keyed by
+ * {@link SessionKeys}, never by the session id.
  */
 final class BatchUpsert {
     /** A row's columns from an event's fields; the timestamps arrive as epoch milliseconds. */
     static final String SQL = """
-            INSERT INTO sm_session (session_id, version, state, principal, host, owner, created_at, changed_at, ended_at,
+            INSERT INTO sm_session (session_key, version, state, principal, host, owner, created_at, changed_at, ended_at,
                                     recorded_at)
             SELECT u.id, u.v, u.st, u.p, u.h, u.o,
                    timestamptz 'epoch' + u.c * interval '1 millisecond',
@@ -29,7 +30,7 @@ final class BatchUpsert {
                    clock_timestamp()
             FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])
                  AS u(id, v, st, p, h, o, c, a)
-            ON CONFLICT (session_id) DO UPDATE SET
+            ON CONFLICT (session_key) DO UPDATE SET
                 version = EXCLUDED.version, state = EXCLUDED.state, principal = EXCLUDED.principal,
                 host = EXCLUDED.host, owner = EXCLUDED.owner, created_at = EXCLUDED.created_at,
                 changed_at = EXCLUDED.changed_at, ended_at = EXCLUDED.ended_at, recorded_at = clock_timestamp()
@@ -63,8 +64,8 @@ final class BatchUpsert {
         return a.createdAtMillis() != b.createdAtMillis() ? a.createdAtMillis() > b.createdAtMillis() : a.version() > b.version();
     }
 
-    /** Writes the events (auto-commit: the statement is the transaction); returns rows changed. */
-    static int write(Connection c, List<EventBuffer.Entry> batch) throws SQLException {
+    /** Writes the events, keyed by {@code keys} (auto-commit: the statement is the transaction); returns rows changed. */
+    static int write(Connection c, List<EventBuffer.Entry> batch, SessionKeys keys) throws SQLException {
         Collection<LifecycleEvent> rows = newestPerSession(batch);
         int n = rows.size();
         String[] ids = new String[n];
@@ -77,7 +78,7 @@ final class BatchUpsert {
         Long[] at = new Long[n];
         int i = 0;
         for (LifecycleEvent e : rows) {
-            ids[i] = CopyText.storable(e.sessionId());
+            ids[i] = keys.of(e.sessionId()); // never the id itself
             versions[i] = e.version();
             states[i] = state(e.kind());
             principals[i] = CopyText.storable(e.principal());

@@ -53,7 +53,16 @@ public record LifecycleEvent(Kind kind, String sessionId, long version, String p
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(owner, "owner");
         if (version < 1) {
-            throw new IllegalArgumentException("version " + version + " of session " + sessionId + ": expected 1 or more");
+            throw new IllegalArgumentException("version " + version + " of session #" + Integer.toHexString(sessionId.hashCode()
+                    * 0x9E3779B9) + ": expected 1 or more"); // a hash, never the id (a bearer secret) in a message
         }
+    }
+
+    /** Every field but the session id, which shows as a short hash (an id is a bearer secret: never in a log). */
+    @Override
+    public String toString() {
+        return "LifecycleEvent[" + kind + " #" + Integer.toHexString(sessionId.hashCode() * 0x9E3779B9) + " v" + version
+                + ", principal " + (principal == null ? "none" : "set") + ", host " + host + ", owner " + owner
+                + ", created " + createdAtMillis + ", at " + atMillis + "]";
     }
 }

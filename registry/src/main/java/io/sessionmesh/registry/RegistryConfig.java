@@ -27,9 +27,12 @@ import java.util.regex.Pattern;
  * @param flushInterval how long a batch gathers events after its first
  * @param retention how long ended sessions' rows stay
  * @param connectTimeout longest wait for a connection
+ * @param idKey the secret rows are keyed by ({@link SessionKeys}: HMAC-SHA256 of each session id under it), at least
+ *     {@value #MIN_ID_KEY_CHARS} characters; the same on every master and sidecar of a registry
  */
 public record RegistryConfig(String jdbcUrl, String user, String password, int poolSize, int bufferEvents,
-                             int batchEvents, Duration flushInterval, Duration retention, Duration connectTimeout) {
+                             int batchEvents, Duration flushInterval, Duration retention, Duration connectTimeout,
+                             String idKey) {
     /** The database user when none is given. */
     public static final String DEFAULT_USER = "postgres";
     /** Connections when none are given. */
@@ -54,6 +57,12 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** What every registry URL starts with. */
     public static final String URL_PREFIX = "jdbc:postgresql:";
+    /** The environment variable the registry password is read from; it wins over {@code registry-password}. */
+    public static final String PASSWORD_ENV = "SESSIONMESH_REGISTRY_PASSWORD";
+    /** The environment variable the row key's secret is read from; it wins over {@code registry-id-key}. */
+    public static final String ID_KEY_ENV = "SESSIONMESH_REGISTRY_ID_KEY";
+    /** The shortest {@code registry-id-key}: 128 bits as hex (a guessable key would let ids be checked). */
+    public static final int MIN_ID_KEY_CHARS = 32;
 
     private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)([?&]password=)[^&]*");
 
@@ -64,6 +73,11 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
         Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(idKey, "idKey");
+        if (idKey.length() < MIN_ID_KEY_CHARS) {
+            throw new IllegalArgumentException("registry-id-key is " + idKey.length() + " characters: at least "
+                    + MIN_ID_KEY_CHARS + " (openssl rand -hex 32 makes one)");
+        }
         if (!jdbcUrl.startsWith(URL_PREFIX)) {
             throw new IllegalArgumentException("registry URL " + redact(jdbcUrl) + ": expected " + URL_PREFIX + "...");
         }
@@ -80,16 +94,22 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
 
     /** A master's registry settings, or null when {@code registry-url} is not given (the registry is off). */
     public static RegistryConfig forWriter(Settings s) {
+        return forWriter(s, System.getenv());
+    }
+
+    /** {@link #forWriter(Settings)} with this environment (where {@value #PASSWORD_ENV} is looked up). */
+    static RegistryConfig forWriter(Settings s, java.util.Map<String, String> environment) {
         String url = url(s);
         if (url == null) {
             return null;
         }
         String user = RegistrySettings.USER.read(s);
-        String password = RegistrySettings.PASSWORD.read(s);
+        String password = password(s, environment);
+        String idKey = idKey(s, environment);
         Duration connectTimeout = RegistrySettings.CONNECT_TIMEOUT.read(s);
         return new RegistryConfig(url, user, password, RegistrySettings.POOL.read(s), RegistrySettings.BUFFER.read(s),
                 RegistrySettings.BATCH.read(s), RegistrySettings.FLUSH.read(s), RegistrySettings.RETENTION.read(s),
-                connectTimeout);
+                connectTimeout, idKey);
     }
 
     /**
@@ -97,14 +117,61 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
      * {@link RegistrySettings#QUERIES} are read; the rest take their defaults.
      */
     public static RegistryConfig forQueries(Settings s) {
+        return forQueries(s, System.getenv());
+    }
+
+    /** {@link #forQueries(Settings)} with this environment (where {@value #PASSWORD_ENV} is looked up). */
+    static RegistryConfig forQueries(Settings s, java.util.Map<String, String> environment) {
         String url = url(s);
         if (url == null) {
             return null;
         }
         String user = RegistrySettings.USER.read(s);
-        String password = RegistrySettings.PASSWORD.read(s);
+        String password = password(s, environment);
+        String idKey = idKey(s, environment);
         return new RegistryConfig(url, user, password, DEFAULT_POOL, DEFAULT_BUFFER, DEFAULT_BATCH, DEFAULT_FLUSH,
-                DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s));
+                DEFAULT_RETENTION, RegistrySettings.CONNECT_TIMEOUT.read(s), idKey);
+    }
+
+    /**
+     * The password: the environment variable {@value #PASSWORD_ENV}, else {@code registry-password} from a
+     * {@code --config} file; never a command-line flag, which {@code ps} shows to every user of the host (SECURITY.md).
+     */
+    private static String password(Settings s, java.util.Map<String, String> environment) {
+        String name = RegistrySettings.PASSWORD.name();
+        String given = RegistrySettings.PASSWORD.read(s);
+        if (given != null && s.origin(name).startsWith("flag ")) {
+            throw new IllegalArgumentException("flag --" + name + ": a password on the command line is visible to every "
+                    + "user of the host (ps); put " + name + "=... in a --config file only this user may read, or in "
+                    + "the environment variable " + PASSWORD_ENV);
+        }
+        String env = environment.get(PASSWORD_ENV);
+        return env != null && !env.isEmpty() ? env : given;
+    }
+
+    /**
+     * The secret rows are keyed by: the environment variable {@value #ID_KEY_ENV}, else {@code registry-id-key} from a
+     * {@code --config} file; never a flag; required with {@code registry-url}, since the registry never stores a
+     * session id.
+     */
+    private static String idKey(Settings s, java.util.Map<String, String> environment) {
+        String name = RegistrySettings.ID_KEY.name();
+        String given = RegistrySettings.ID_KEY.read(s);
+        if (given != null && s.origin(name).startsWith("flag ")) {
+            throw new IllegalArgumentException("flag --" + name + ": a secret on the command line is visible to every user "
+                    + "of the host (ps); put " + name + "=... in a --config file only this user may read, or in the "
+                    + "environment variable " + ID_KEY_ENV);
+        }
+        String env = environment.get(ID_KEY_ENV);
+        String key = env != null && !env.isEmpty() ? env.strip() : given;
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("registry-url is set but " + name + " is not: the registry keys its rows "
+                    + "by a keyed hash of each session id, never the id itself; give every master and sidecar of this "
+                    + "registry the same secret of " + MIN_ID_KEY_CHARS + "+ characters (openssl rand -hex 32) as " + name
+                    + "=... in a --config file or the environment variable " + ID_KEY_ENV);
+        }
+        s.show(name, "(set" + (env != null && !env.isEmpty() ? ", from " + ID_KEY_ENV : "") + ")");
+        return key;
     }
 
     private static String url(Settings s) {

@@ -37,13 +37,15 @@ public final class RegistryQueries implements AutoCloseable {
     public static final int MAX_LIMIT = 10_000;
 
     private static final String COLUMNS =
-            "session_id, version, state, principal, host, owner, created_at, changed_at, ended_at, recorded_at";
+            "session_key, version, state, principal, host, owner, created_at, changed_at, ended_at, recorded_at";
 
     private final RegistryConfig config;
     private final HikariDataSource pool;
+    private final SessionKeys keys;
 
     public RegistryQueries(RegistryConfig config) {
         this.config = Objects.requireNonNull(config, "config");
+        this.keys = new SessionKeys(config.idKey());
         this.pool = RegistryDataSource.pool(config, POOL_NAME, true);
     }
 
@@ -85,7 +87,7 @@ public final class RegistryQueries implements AutoCloseable {
         Objects.requireNonNull(principal, "principal");
         checkLimit(limit);
         String sql = "SELECT " + COLUMNS + " FROM sm_session WHERE principal = ? AND state = 'active'"
-                + " ORDER BY created_at DESC, session_id LIMIT ?";
+                + " ORDER BY created_at DESC, session_key LIMIT ?";
         return query("list the sessions of a principal", sql, ps -> {
             ps.setString(1, principal);
             ps.setInt(2, limit);
@@ -98,11 +100,12 @@ public final class RegistryQueries implements AutoCloseable {
         });
     }
 
-    /** A session's row, in any state, if the registry has it. */
+    /** A session's row, in any state, if the registry has it: found by its keyed hash ({@link SessionKeys}). */
     public Optional<SessionRow> lookup(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
-        return query("look up a session", "SELECT " + COLUMNS + " FROM sm_session WHERE session_id = ?",
-                ps -> ps.setString(1, sessionId), rs -> rs.next() ? Optional.of(row(rs)) : Optional.empty());
+        String key = keys.of(sessionId);
+        return query("look up a session", "SELECT " + COLUMNS + " FROM sm_session WHERE session_key = ?",
+                ps -> ps.setString(1, key), rs -> rs.next() ? Optional.of(row(rs)) : Optional.empty());
     }
 
     @Override

@@ -34,8 +34,17 @@ public final class RegistrySettings {
     public static final Setting<String> USER = Setting.text("registry-user", DEFAULT_USER).onlyWith(URL)
             .means("The database account.");
     public static final Setting<String> PASSWORD = Setting.secret("registry-password").onlyWith(URL)
-            .means("The account's password. Give it in a `--config` file or the settings file docker-compose mounts: a "
-                    + "flag shows in `ps` to every user of the host.");
+            .means("The account's password, in a `--config` file (the settings file docker-compose mounts) or the "
+                    + "environment variable `" + RegistryConfig.PASSWORD_ENV + "`, which wins: as a flag it is refused, "
+                    + "since `ps` shows flags to every user of the host.");
+    public static final Setting<String> ID_KEY = Setting.secret("registry-id-key").onlyWith(URL)
+            .means("The secret the registry keys its rows by: HMAC-SHA256 of each session id under it, never the id "
+                    + "itself (an id is a bearer secret; the database's readers, DBAs and backups would hold every live "
+                    + "session). Required with `registry-url`, the same on every master and sidecar of a registry, at "
+                    + "least " + RegistryConfig.MIN_ID_KEY_CHARS + " characters (`openssl rand -hex 32`); in a "
+                    + "`--config` file or the environment variable `" + RegistryConfig.ID_KEY_ENV + "`, which wins; as a "
+                    + "flag it is refused. A new key orphans the rows written under the old one until every master "
+                    + "re-syncs (at start).");
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.duration("registry-connect-timeout",
                     DEFAULT_CONNECT_TIMEOUT, Duration.ofMillis(250), Duration.ofSeconds(60)).onlyWith(URL)
             .means("The longest wait for a connection: a database that does not answer within it counts as down.");
@@ -60,10 +69,10 @@ public final class RegistrySettings {
             .means("How long the rows of ended sessions stay.");
 
     /** What a master reads: the database and how its writer batches. */
-    public static final SettingList WRITER = SettingList.of(URL, USER, PASSWORD, CONNECT_TIMEOUT, POOL, BUFFER, BATCH,
-            FLUSH, RETENTION);
+    public static final SettingList WRITER = SettingList.of(URL, USER, PASSWORD, ID_KEY, CONNECT_TIMEOUT, POOL, BUFFER,
+            BATCH, FLUSH, RETENTION);
     /** What a sidecar reads, for its admin endpoint's queries: the database only. */
-    public static final SettingList QUERIES = SettingList.of(URL, USER, PASSWORD, CONNECT_TIMEOUT);
+    public static final SettingList QUERIES = SettingList.of(URL, USER, PASSWORD, ID_KEY, CONNECT_TIMEOUT);
 
     private RegistrySettings() {
     }

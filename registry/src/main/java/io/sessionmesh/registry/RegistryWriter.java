@@ -66,6 +66,8 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
     private final String owner;
     private final ActiveSessions store;
     private final EventBuffer buffer;
+    /** Row keys: a keyed hash of each session id, never the id ({@link SessionKeys}). */
+    private final SessionKeys keys;
     private final LagStats lag = new LagStats();
     private final StateClock clock = new StateClock(RegistryStatus.DEGRADED);
     private final AtomicBoolean resyncNeeded = new AtomicBoolean(true);
@@ -110,6 +112,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         this.owner = Objects.requireNonNull(owner, "owner");
         this.store = Objects.requireNonNull(store, "store");
         this.buffer = new EventBuffer(config.bufferEvents());
+        this.keys = new SessionKeys(config.idKey());
     }
 
     /** Creates the pool and starts the writer thread; a database that is down now is not an error (see status). */
@@ -287,7 +290,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
 
     private void write(List<EventBuffer.Entry> pending) throws SQLException {
         try (Connection c = pool.getConnection()) {
-            BatchUpsert.write(c, pending);
+            BatchUpsert.write(c, pending, keys);
         } catch (SQLException e) {
             String sqlState = e.getSQLState();
             if (sqlState == null || !(sqlState.startsWith("22") || sqlState.startsWith("23"))) {
@@ -318,7 +321,7 @@ public final class RegistryWriter implements LifecycleSink, AutoCloseable {
         long start = System.nanoTime();
         Resync.Result r;
         try (Connection c = pool.getConnection()) {
-            r = Resync.run(c, owner, store, Runnable::run);
+            r = Resync.run(c, owner, store, keys, Runnable::run);
         } catch (SQLException | RuntimeException e) {
             resyncNeeded.set(true);
             throw e;

@@ -49,7 +49,7 @@ final class Resync {
     static final int COPY_BUFFER_BYTES = 1 << 16;
 
     private static final String CREATE_TEMP = """
-            CREATE TEMPORARY TABLE sm_resync (session_id text NOT NULL, version bigint NOT NULL, principal text,
+            CREATE TEMPORARY TABLE sm_resync (session_key text NOT NULL, version bigint NOT NULL, principal text,
                 host text, owner text NOT NULL, created_ms bigint NOT NULL, at_ms bigint NOT NULL) ON COMMIT DROP
             """;
     private static final String COPY = "COPY sm_resync FROM STDIN (FORMAT text)";
@@ -63,7 +63,7 @@ final class Resync {
                 changed_at = timestamptz 'epoch' + r.at_ms * interval '1 millisecond', ended_at = NULL,
                 recorded_at = clock_timestamp()
             FROM sm_resync r
-            WHERE r.session_id = s.session_id
+            WHERE r.session_key = s.session_key
               AND ((s.created_at, s.version) < (timestamptz 'epoch' + r.created_ms * interval '1 millisecond', r.version)
                    OR (s.created_at = timestamptz 'epoch' + r.created_ms * interval '1 millisecond'
                        AND s.version = r.version AND s.state = 'ended'))
@@ -73,19 +73,19 @@ final class Resync {
      * of 600,000 new rows); a row another writer inserts meanwhile fails the transaction, which is retried.
      */
     private static final String INSERT_NEW = """
-            INSERT INTO sm_session (session_id, version, state, principal, host, owner, created_at, changed_at, ended_at,
+            INSERT INTO sm_session (session_key, version, state, principal, host, owner, created_at, changed_at, ended_at,
                                     recorded_at)
-            SELECT DISTINCT ON (session_id) session_id, version, 'active', principal, host, owner,
+            SELECT DISTINCT ON (session_key) session_key, version, 'active', principal, host, owner,
                    timestamptz 'epoch' + created_ms * interval '1 millisecond',
                    timestamptz 'epoch' + at_ms * interval '1 millisecond', NULL, clock_timestamp()
             FROM sm_resync r
-            WHERE NOT EXISTS (SELECT 1 FROM sm_session s WHERE s.session_id = r.session_id)
-            ORDER BY session_id, created_ms DESC, version DESC
+            WHERE NOT EXISTS (SELECT 1 FROM sm_session s WHERE s.session_key = r.session_key)
+            ORDER BY session_key, created_ms DESC, version DESC
             """;
     private static final String END_MISSING = """
             UPDATE sm_session s SET state = 'ended', ended_at = now(), recorded_at = clock_timestamp()
             WHERE s.owner = ? AND s.state = 'active' AND s.recorded_at < ?
-              AND NOT EXISTS (SELECT 1 FROM sm_resync r WHERE r.session_id = s.session_id)
+              AND NOT EXISTS (SELECT 1 FROM sm_resync r WHERE r.session_key = s.session_key)
             """;
 
     /** What a re-sync did. */
@@ -95,7 +95,8 @@ final class Resync {
     private Resync() {
     }
 
-    static Result run(Connection c, String owner, ActiveSessions store, Executor timeoutExecutor) throws SQLException {
+    static Result run(Connection c, String owner, ActiveSessions store, SessionKeys keys, Executor timeoutExecutor)
+            throws SQLException {
         c.setNetworkTimeout(timeoutExecutor, (int) NETWORK_TIMEOUT.toMillis());
         c.setAutoCommit(false);
         try {
@@ -109,7 +110,7 @@ final class Resync {
                 s.execute(CREATE_TEMP);
             }
             long copyStart = System.nanoTime();
-            long copied = copy(c, store);
+            long copied = copy(c, store, keys);
             long copyMillis = (System.nanoTime() - copyStart) / 1_000_000;
             int upserted;
             int ended;
@@ -132,13 +133,13 @@ final class Resync {
         }
     }
 
-    private static long copy(Connection c, ActiveSessions store) throws SQLException {
+    private static long copy(Connection c, ActiveSessions store, SessionKeys keys) throws SQLException {
         long[] rows = {0};
         try (PGCopyOutputStream stream = new PGCopyOutputStream(c.unwrap(PGConnection.class), COPY, COPY_BUFFER_BYTES);
              Writer out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), COPY_BUFFER_BYTES)) {
             store.forEach(e -> {
                 try {
-                    row(out, e);
+                    row(out, e, keys);
                 } catch (IOException x) {
                     throw new UncheckedIOException(x);
                 }
@@ -151,8 +152,8 @@ final class Resync {
         return rows[0];
     }
 
-    private static void row(Writer out, LifecycleEvent e) throws IOException {
-        CopyText.value(out, e.sessionId());
+    private static void row(Writer out, LifecycleEvent e, SessionKeys keys) throws IOException {
+        CopyText.value(out, keys.of(e.sessionId())); // never the id itself, not even in the temporary table
         out.write('\t');
         CopyText.value(out, e.version());
         out.write('\t');

@@ -18,8 +18,8 @@ final class Retention {
     private static final String DELETE_CHUNK = """
             WITH cutoff AS (SELECT now() - ? * interval '1 millisecond' AS t)
             DELETE FROM sm_session WHERE state <> 'active' AND ended_at < (SELECT t FROM cutoff)
-              AND session_id IN (
-                SELECT session_id FROM sm_session
+              AND session_key IN (
+                SELECT session_key FROM sm_session
                 WHERE state <> 'active' AND ended_at < (SELECT t FROM cutoff)
                 LIMIT ?)
             """;

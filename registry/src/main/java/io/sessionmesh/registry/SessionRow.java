@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * One session's row in the registry, as the newest event of it left it.
  *
- * @param sessionId the session
+ * @param sessionKey the session's keyed hash ({@link SessionKeys}), never its id
  * @param version its version after that event
  * @param state active, expired, deleted, logged_out, or ended (a re-sync found it gone from its master's store)
  * @param principal its user, or null
@@ -18,12 +18,12 @@ import java.util.Map;
  * @param endedAt when it ended, null while active
  * @param recordedAt when the row was last written
  */
-public record SessionRow(String sessionId, long version, String state, String principal, String host, String owner,
+public record SessionRow(String sessionKey, long version, String state, String principal, String host, String owner,
                          Instant createdAt, Instant changedAt, Instant endedAt, Instant recordedAt) {
     /** The row for a JSON answer: snake_case keys, times as ISO-8601 strings, nulls kept. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("session_id", sessionId);
+        m.put("session_key", sessionKey);
         m.put("version", version);
         m.put("state", state);
         m.put("principal", principal);

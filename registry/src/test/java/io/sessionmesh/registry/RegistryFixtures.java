@@ -23,9 +23,22 @@ final class RegistryFixtures {
     private RegistryFixtures() {
     }
 
+    /** The tests' registry-id-key. */
+    static final String ID_KEY = "registry-tests-id-key-0123456789abcdef";
+    /** Row keys of the ids the tests used, back to the ids: rows read back are shown by id (RegistryFixtures#rows). */
+    private static final Map<String, String> IDS_BY_KEY = new ConcurrentHashMap<>();
+    private static final SessionKeys KEYS = new SessionKeys(ID_KEY);
+
+    /** The row key of a session id (and the id known by it from now on). */
+    static String key(String id) {
+        String k = KEYS.of(id);
+        IDS_BY_KEY.put(k, id);
+        return k;
+    }
+
     static RegistryConfig config(String url, int bufferEvents, Duration retention) {
         return new RegistryConfig(url, "postgres", "", 2, bufferEvents, 1_000, Duration.ofMillis(5), retention,
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2), ID_KEY);
     }
 
     static RegistryConfig config(String url) {
@@ -36,6 +49,7 @@ final class RegistryFixtures {
     static final long CREATED_AT_MILLIS = System.currentTimeMillis();
 
     static LifecycleEvent event(LifecycleEvent.Kind kind, String id, long version, String principal, String owner) {
+        key(id);
         return new LifecycleEvent(kind, id, version, principal, "host-" + (id.hashCode() & 3), owner, CREATED_AT_MILLIS,
                 CREATED_AT_MILLIS + version);
     }
@@ -48,6 +62,7 @@ final class RegistryFixtures {
 
         /** Applies the event to the store (as a master does first) and returns it for recording. */
         LifecycleEvent apply(LifecycleEvent e) {
+            key(e.sessionId());
             if (e.kind().active()) {
                 sessions.put(e.sessionId(), e);
             } else {
@@ -73,14 +88,18 @@ final class RegistryFixtures {
         }
     }
 
-    /** The table, by session id. */
+    /**
+     * The table, by session id: each row's key ({@link SessionKeys}) shown as the id the tests used for it (a key of no
+     * id the tests used stays as it is). The table itself holds no id (RegistryKeyedIdsIT).
+     */
     static Map<String, Row> rows(String url) throws SQLException {
         Map<String, Row> rows = new TreeMap<>();
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT session_id, version, state, principal, host, owner, created_at, "
+             ResultSet rs = s.executeQuery("SELECT session_key, version, state, principal, host, owner, created_at, "
                      + "changed_at, ended_at, recorded_at FROM sm_session")) {
             while (rs.next()) {
-                rows.put(rs.getString(1), new Row(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                String id = IDS_BY_KEY.getOrDefault(rs.getString(1), rs.getString(1));
+                rows.put(id, new Row(id, rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7)), instant(rs.getTimestamp(8)),
                         instant(rs.getTimestamp(9)), instant(rs.getTimestamp(10))));
             }

@@ -25,6 +25,7 @@ import static io.sessionmesh.registry.RegistryFixtures.awaitWritten;
 import static io.sessionmesh.registry.RegistryFixtures.config;
 import static io.sessionmesh.registry.RegistryFixtures.event;
 import static io.sessionmesh.registry.RegistryFixtures.execute;
+import static io.sessionmesh.registry.RegistryFixtures.key;
 import static io.sessionmesh.registry.RegistryFixtures.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -74,10 +75,10 @@ class RegistryOutageIT {
         }
         awaitWritten(writer, 8);
         execute(url, """
-                INSERT INTO sm_session (session_id, version, state, principal, owner, created_at, changed_at) VALUES
-                  ('theirs', 3, 'active', 'zoe', 'master-b', now(), now()),
-                  ('stale', 4, 'active', 'yves', 'master-a', now(), now())
-                """);
+                INSERT INTO sm_session (session_key, version, state, principal, owner, created_at, changed_at) VALUES
+                  ('%s', 3, 'active', 'zoe', 'master-b', now(), now()),
+                  ('%s', 4, 'active', 'yves', 'master-a', now(), now())
+                """.formatted(key("theirs"), key("stale")));
         Row theirs = rows(url).get("theirs");
 
         postgres.stop();

@@ -84,9 +84,10 @@ class RegistryQueriesIT {
 
     @Test
     void sessionsOf_activeOnly_newestFirst() {
-        assertEquals(List.of("a2", "a3", "a1"),
-                queries.sessionsOf("alice", 10).stream().map(SessionRow::sessionId).toList());
-        assertEquals(List.of("a2"), queries.sessionsOf("alice", 1).stream().map(SessionRow::sessionId).toList());
+        assertEquals(List.of(RegistryFixtures.key("a2"), RegistryFixtures.key("a3"), RegistryFixtures.key("a1")),
+                queries.sessionsOf("alice", 10).stream().map(SessionRow::sessionKey).toList());
+        assertEquals(List.of(RegistryFixtures.key("a2")),
+                queries.sessionsOf("alice", 1).stream().map(SessionRow::sessionKey).toList());
         assertTrue(queries.sessionsOf("nobody", 10).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> queries.sessionsOf("alice", 0));
     }
@@ -98,7 +99,7 @@ class RegistryQueriesIT {
         assertEquals(2, gone.version());
         assertEquals("alice", gone.principal());
         Map<String, Object> map = gone.toMap();
-        assertEquals("gone", map.get("session_id"));
+        assertEquals(RegistryFixtures.key("gone"), map.get("session_key"), "keyed by the id's hash, never the id");
         assertEquals(Instant.parse((String) map.get("ended_at")), gone.endedAt());
         SessionRow active = queries.lookup("b1").orElseThrow();
         assertNull(active.endedAt());
@@ -109,7 +110,7 @@ class RegistryQueriesIT {
     @Test
     void queries_databaseUnreachable_registryUnavailableNamingIt() {
         RegistryConfig nowhere = new RegistryConfig("jdbc:postgresql://127.0.0.1:1/sm?password=hunter2", "postgres",
-                "secret", 1, 1, 1, Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMillis(500));
+                "secret", 1, 1, 1, Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMillis(500), RegistryFixtures.ID_KEY);
         try (RegistryQueries q = new RegistryQueries(nowhere)) {
             RegistryUnavailableException e = assertThrows(RegistryUnavailableException.class, q::countActive);
             assertTrue(e.getMessage().contains("127.0.0.1:1/sm"), e.getMessage());

@@ -31,6 +31,7 @@ import static io.sessionmesh.registry.RegistryFixtures.awaitWritten;
 import static io.sessionmesh.registry.RegistryFixtures.config;
 import static io.sessionmesh.registry.RegistryFixtures.event;
 import static io.sessionmesh.registry.RegistryFixtures.execute;
+import static io.sessionmesh.registry.RegistryFixtures.key;
 import static io.sessionmesh.registry.RegistryFixtures.row;
 import static io.sessionmesh.registry.RegistryFixtures.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,7 +74,7 @@ class RegistryWriterIT {
     @Test
     void start_emptyDatabase_migratesOnce_secondWriterMigratesNothing() throws Exception {
         start(config(url));
-        assertEquals(3, historyRows(), "every migration recorded");
+        assertEquals(4, historyRows(), "every migration recorded");
         assertEquals(List.of("sm_session_active_principal", "sm_session_pkey"), indexes(), "V2 left the indexes it keeps");
         assertTrue(rows(url).isEmpty());
         writer.close();
@@ -81,7 +82,7 @@ class RegistryWriterIT {
         start(config(url));
         record(event(CREATED, "s1", 1, "alice", OWNER));
         awaitWritten(writer, 1);
-        assertEquals(3, historyRows(), "the second writer migrated nothing");
+        assertEquals(4, historyRows(), "the second writer migrated nothing");
         assertEquals("active", row(url, "s1").state());
         RegistryStatus status = writer.status();
         assertEquals(1, status.resyncs(), "a re-sync at start: " + status);
@@ -270,15 +271,15 @@ class RegistryWriterIT {
             RegistryDataSource.migrate(pool);
         }
         execute(url, """
-                INSERT INTO sm_session (session_id, version, state, owner, created_at, changed_at, ended_at) VALUES
-                  ('old-deleted', 2, 'deleted', 'other', now() - interval '3 hours', now() - interval '2 hours',
+                INSERT INTO sm_session (session_key, version, state, owner, created_at, changed_at, ended_at) VALUES
+                  ('%s', 2, 'deleted', 'other', now() - interval '3 hours', now() - interval '2 hours',
                    now() - interval '2 hours'),
-                  ('old-ended', 2, 'ended', 'other', now() - interval '3 hours', now() - interval '2 hours',
+                  ('%s', 2, 'ended', 'other', now() - interval '3 hours', now() - interval '2 hours',
                    now() - interval '2 hours'),
-                  ('recent-expired', 2, 'expired', 'other', now() - interval '3 hours', now() - interval '10 minutes',
+                  ('%s', 2, 'expired', 'other', now() - interval '3 hours', now() - interval '10 minutes',
                    now() - interval '10 minutes'),
-                  ('old-active', 1, 'active', 'other', now() - interval '3 hours', now() - interval '3 hours', NULL)
-                """);
+                  ('%s', 1, 'active', 'other', now() - interval '3 hours', now() - interval '3 hours', NULL)
+                """.formatted(key("old-deleted"), key("old-ended"), key("recent-expired"), key("old-active")));
         start(config(url, 100_000, Duration.ofHours(1)));
         Await.until("retention to delete the old ended rows", RegistryFixtures.WAIT,
                 () -> !rows(url).containsKey("old-deleted") && !rows(url).containsKey("old-ended"));

@@ -50,7 +50,7 @@ class ResyncSizeIT {
                 long start = System.nanoTime();
                 Resync.Result r;
                 try (Connection c = pool.getConnection()) {
-                    r = Resync.run(c, "master-a", store, Runnable::run);
+                    r = Resync.run(c, "master-a", store, new SessionKeys(RegistryFixtures.ID_KEY), Runnable::run);
                 }
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 System.out.printf("re-sync of %,d active sessions %s: %,d ms (COPY %,d ms; %,d rows changed, %,d ended)%n",

@@ -68,10 +68,11 @@ public final class SidecarServer implements AutoCloseable {
     private final EmbeddedMaster embeddedMaster;
     private volatile boolean closed;
     /** This sidecar's name to the masters, new for every start: a restarted sidecar trusts nothing it cached before. */
-    private final UUID holderId = UUID.randomUUID();
+    private final UUID holderId;
 
-    private SidecarServer(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
+    private SidecarServer(SidecarConfig config, Ticker cacheTicker, UUID holderId) throws InterruptedException {
         this.config = config;
+        this.holderId = holderId;
         IoTransport io = config.ioTransport();
         this.boss = io.eventLoops(1, "sidecar-accept");
         this.workers = io.eventLoops(config.ioThreads(), "sidecar-io");
@@ -127,10 +128,19 @@ public final class SidecarServer implements AutoCloseable {
 
     /** A sidecar whose cache keeps time by {@code cacheTicker} (tests move it by hand, so expiry needs no waiting). */
     static SidecarServer start(SidecarConfig config, Ticker cacheTicker) throws InterruptedException {
+        return start(config, cacheTicker, UUID.randomUUID());
+    }
+
+    /** A sidecar with this holder id (tests: another peer registered it first). */
+    static SidecarServer start(SidecarConfig config, UUID holderId) throws InterruptedException {
+        return start(config, Ticker.systemTicker(), holderId);
+    }
+
+    private static SidecarServer start(SidecarConfig config, Ticker cacheTicker, UUID holderId) throws InterruptedException {
         if (config.embeddedMaster() && EmbeddedMaster.factory().isEmpty()) {
             throw new IllegalStateException(EmbeddedMaster.MISSING);
         }
-        return new SidecarServer(config, cacheTicker);
+        return new SidecarServer(config, cacheTicker, holderId);
     }
 
     private static EmbeddedMaster startEmbeddedMaster() throws InterruptedException {
@@ -153,26 +163,53 @@ public final class SidecarServer implements AutoCloseable {
      * limit and body budget. A socket file left by an earlier run is removed first (binding would fail on it); the
      * file is made 0660, so only this user and its group may connect.
      */
+    /**
+     * Binds the REST API's Unix domain socket so that it is never reachable with a looser mode than 0660: bound inside a
+     * fresh directory only this user may enter (0700, beside the socket's path, so on the same file system), made 0660
+     * there, then renamed into place, where it appears already 0660. A bind at the path itself would create the file
+     * with the umask's mode (0777 less it) and leave it so until a chmod, a window in which any local user could connect.
+     */
     private Channel bindUnix(Path path, SidecarHttpInitializer pipeline) throws InterruptedException {
         try {
             Files.deleteIfExists(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the old socket file " + path, e);
         }
-        Channel ch = new ServerBootstrap()
-                .group(boss, workers)
-                .channel(config.ioTransport().serverDomainSocketChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
-                .childHandler(pipeline)
-                .bind(config.ioTransport().domainSocketAddress(path)).sync().channel();
+        Path privateDir;
         try {
-            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-rw----"));
+            privateDir = Files.createTempDirectory(path.getParent(), ".sessionmesh-bind-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (IOException | UnsupportedOperationException e) {
-            ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-            throw new IllegalStateException("cannot make the socket file " + path + " 0660: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot make a private directory in " + path.getParent() + " to bind the "
+                    + "socket in: " + e.getMessage(), e);
         }
-        return ch;
+        Path inside = privateDir.resolve("s");
+        Channel ch = null;
+        try {
+            ch = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(config.ioTransport().serverDomainSocketChannel())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
+                    .childHandler(pipeline)
+                    .bind(config.ioTransport().domainSocketAddress(inside)).sync().channel();
+            Files.setPosixFilePermissions(inside, PosixFilePermissions.fromString("rw-rw----"));
+            Files.move(inside, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return ch;
+        } catch (IOException | UnsupportedOperationException e) {
+            if (ch != null) {
+                ch.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
+            throw new IllegalStateException("cannot put the socket file " + path + " in place with mode 0660: "
+                    + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(inside);
+                Files.deleteIfExists(privateDir);
+            } catch (IOException e) {
+                log.warn("could not remove the private directory {} the socket was bound in: {}", privateDir, e.toString());
+            }
+        }
     }
 
     private void forwardTouches() {

@@ -123,7 +123,7 @@ class ApiRequestParsingIT {
     }
 
     static String create(Connection c) throws IOException {
-        c.send("POST /v1/sessions HTTP/1.1\r\nHost: x\r\n\r\n");
+        c.send("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\n\r\n");
         Answer a = c.read();
         assertEquals(201, a.status(), a.body());
         Matcher m = ID.matcher(a.body());
@@ -133,12 +133,12 @@ class ApiRequestParsingIT {
 
     static String patch(String id, String value, String extraHeaders) {
         String body = "{\"sections\":{\"s\":{\"set\":{\"v\":\"" + value + "\"}}}}";
-        return "PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + extraHeaders
+        return "PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" + extraHeaders
                 + "Content-Length: " + body.length() + "\r\n\r\n" + body;
     }
 
     static String get(String id) {
-        return "GET /v1/sessions/" + id + "?sections=s HTTP/1.1\r\nHost: x\r\n\r\n";
+        return "GET /v1/sessions/" + id + "?sections=s HTTP/1.1\r\nHost: localhost\r\n\r\n";
     }
 
     @Test
@@ -158,7 +158,7 @@ class ApiRequestParsingIT {
     void pipelinedRequestsInOneWrite_areAnsweredInOrder() throws Exception {
         try (Connection c = new Connection()) {
             String id = create(c);
-            c.send(patch(id, "b25l", "") + get(id) + "GET /v2/nothing HTTP/1.1\r\nHost: x\r\n\r\n" + patch(id, "dHdv", "")
+            c.send(patch(id, "b25l", "") + get(id) + "GET /v2/nothing HTTP/1.1\r\nHost: localhost\r\n\r\n" + patch(id, "dHdv", "")
                     + get(id));
             assertEquals(200, c.read().status());
             assertTrue(c.read().body().contains("b25l"));
@@ -173,7 +173,7 @@ class ApiRequestParsingIT {
         try (Connection c = new Connection()) {
             String id = create(c);
             String big = "x".repeat(MAX_BODY + 1);
-            c.send("PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+            c.send("PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
                     + big.length() + "\r\n\r\n" + big + get(id));
             Answer tooLarge = c.read();
             assertEquals(413, tooLarge.status());
@@ -200,7 +200,7 @@ class ApiRequestParsingIT {
     void connectionClose_andHttp10_areAnsweredThenClosed() throws Exception {
         try (Connection c = new Connection()) {
             String id = create(c);
-            c.send("GET /v1/sessions/" + id + "?sections=s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + get(id));
+            c.send("GET /v1/sessions/" + id + "?sections=s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n" + get(id));
             Answer a = c.read();
             assertEquals(200, a.status());
             assertEquals("close", a.headers().get("connection"));
@@ -218,10 +218,10 @@ class ApiRequestParsingIT {
     void malformedOrRefusedHeads_getAClearStatus_andTheConnectionCloses() throws Exception {
         List<String[]> cases = new ArrayList<>();
         cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost : x\r\n\r\n", "400", "header name"});
-        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", "400", "folding"});
+        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\n folded\r\n\r\n", "400", "folding"});
         cases.add(new String[] {"GET  /v1/sessions/a HTTP/1.1\r\n\r\n", "400", "request line"});
         cases.add(new String[] {"GET /v1/sessions/a HTTP/2.0\r\n\r\n", "505", "HTTP/2.0"});
-        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", "400", "bare CR"});
+        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nX: a\rb\r\n\r\n", "400", "bare CR"});
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                 "411", "Content-Length"});
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", "501", "gzip"});
@@ -234,12 +234,12 @@ class ApiRequestParsingIT {
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nContent-Length: -3\r\n\r\n", "400", "Content-Length"});
         cases.add(new String[] {"PATCH /v1/sessions/a HTTP/1.1\r\nExpect: teapot\r\n\r\n", "417", "teapot"});
         cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\n\r\n", "400", "must have a Host header"});
-        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", "400", "more than one Host"});
+        cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nHost: y\r\n\r\n", "400", "more than one Host"});
         cases.add(new String[] {"GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n", "414", "8192"});
         cases.add(new String[] {"GET /v1/sessions/a HTTP/1.1\r\nX-Big: " + "b".repeat(17000) + "\r\n\r\n", "431", "16384"});
         for (String[] k : cases) {
             try (Connection c = new Connection()) {
-                c.send(k[0] + "GET /v2/after HTTP/1.1\r\nHost: x\r\n\r\n");
+                c.send(k[0] + "GET /v2/after HTTP/1.1\r\nHost: localhost\r\n\r\n");
                 Answer a = c.read();
                 String what = k[0].substring(0, Math.min(80, k[0].length())) + " -> " + a.status() + " " + a.body();
                 assertEquals(Integer.parseInt(k[1]), a.status(), what);

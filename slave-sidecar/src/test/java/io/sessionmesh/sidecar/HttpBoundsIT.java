@@ -97,7 +97,7 @@ class HttpBoundsIT {
         SidecarMetrics metrics = sidecar.service().metrics();
         long readsBefore = metrics.requests(SidecarMetrics.Op.READ);
         int requests = 6000; // 6,000 answers of 48 KiB: 288 MiB if all were answered into the socket
-        byte[] one = ("GET /v1/sessions/" + id + "?sections=big HTTP/1.1\r\nHost: sidecar\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] one = ("GET /v1/sessions/" + id + "?sections=big HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
         try (Socket abuser = new Socket()) {
             abuser.setReceiveBufferSize(64 << 10);
             abuser.connect(sidecar.address());
@@ -145,7 +145,7 @@ class HttpBoundsIT {
                 s.setSoTimeout(2000);
                 sockets.add(s);
                 // The headers of a PATCH whose body is max-body; the body is never sent.
-                s.getOutputStream().write(("PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\n"
+                s.getOutputStream().write(("PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                         + "Content-Length: " + maxBody + "\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
                 s.getOutputStream().flush();
                 String answer = headOf(s.getInputStream());
@@ -180,7 +180,7 @@ class HttpBoundsIT {
                 + master.address().getPort(), "port", "0", "admin-port", "0", "vnodes", "16", "max-body", "64k",
                 "body-budget", "64k", "body-timeout", "2s")))) {
             TestHttp.awaitHealthy(small);
-            String head = "PATCH /v1/sessions/nosuchsession HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\n"
+            String head = "PATCH /v1/sessions/nosuchsession HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 65536\r\n\r\n";
             try (Socket trickler = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort());
                  Socket other = new Socket(InetAddress.getLoopbackAddress(), small.address().getPort())) {
@@ -260,7 +260,7 @@ class HttpBoundsIT {
                     t.close();
                 }
             }
-            String request = "GET /v1/sessions/nosuchsessionatall?sections=a HTTP/1.1\r\nHost: sidecar\r\n\r\n";
+            String request = "GET /v1/sessions/nosuchsessionatall?sections=a HTTP/1.1\r\nHost: localhost\r\n\r\n";
             String served = null;
             long again = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (System.nanoTime() < again && (served == null || served.equals("closed"))) {
@@ -303,8 +303,8 @@ class HttpBoundsIT {
     void adminRequestsPipelined_behindOneAnsweredLater_areAnsweredInOrder() throws Exception {
         try (Socket admin = new Socket(InetAddress.getLoopbackAddress(), sidecar.adminAddress().getPort())) {
             admin.setSoTimeout(5000);
-            admin.getOutputStream().write(("GET /admin/registry/health HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            admin.getOutputStream().write(("GET /admin/registry/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /admin/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             admin.getOutputStream().flush();
             String both = new String(admin.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -233,10 +233,10 @@ class SidecarApiIT {
         String id = create();
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", sidecar.address().getPort())) {
             s.setSoTimeout(10_000);
-            String read = "GET /v1/sessions/" + id + "?sections=a HTTP/1.1\r\nHost: x\r\n\r\n";
-            String big = "PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            String read = "GET /v1/sessions/" + id + "?sections=a HTTP/1.1\r\nHost: localhost\r\n\r\n";
+            String big = "PATCH /v1/sessions/" + id + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: " + (600 << 10) + "\r\n\r\n";
-            String last = "GET /v1/sessions/" + id + "?sections=b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+            String last = "GET /v1/sessions/" + id + "?sections=b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
             s.getOutputStream().write((read + big).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             s.getOutputStream().write(new byte[600 << 10]);
             s.getOutputStream().write(last.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -257,7 +257,7 @@ class SidecarApiIT {
     void oversizedHeaders_is431NamingTheLimit_andTheConnectionCloses() throws Exception {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", sidecar.address().getPort())) {
             s.setSoTimeout(10_000);
-            String header = "GET /v1/sessions/x?sections=a HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(20_000) + "\r\n\r\n";
+            String header = "GET /v1/sessions/x?sections=a HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "y".repeat(20_000) + "\r\n\r\n";
             s.getOutputStream().write(header.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             assertTrue(answer.startsWith("HTTP/1.1 431"), answer);

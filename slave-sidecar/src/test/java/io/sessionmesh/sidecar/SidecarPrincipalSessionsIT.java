@@ -33,7 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * GET /v1/principals/{principal}/sessions through real HTTP: two masters on a hash ring and a sidecar on loopback ports,
+ * GET /admin/principals/{principal}/live-sessions (the admin port's; it was the REST API's
+ * {@code /v1/principals/{principal}/sessions}, which any local process could call) through real HTTP: two masters on a
+ * hash ring and a sidecar on loopback ports,
  * in this JVM, as SidecarPrincipalIT runs them. The list holds the principal's sessions on both masters, right after
  * each change (create, delete, rename, a new principal), in both content types; a master that does not answer makes
  * it incomplete, none answering makes it 503.
@@ -76,6 +78,12 @@ class SidecarPrincipalSessionsIT {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path)).timeout(Duration.ofSeconds(10));
     }
 
+    /** A principal's live sessions on the admin port: {@code GET /admin/principals/{segment}/live-sessions}. */
+    static HttpRequest.Builder live(SidecarServer s, String segment) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.adminAddress().getPort() + "/admin/principals/"
+                + segment + "/live-sessions")).timeout(Duration.ofSeconds(10));
+    }
+
     static HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -86,7 +94,7 @@ class SidecarPrincipalSessionsIT {
     }
 
     static HttpResponse<String> list(SidecarServer s, String principal) throws Exception {
-        return send(api(s, "/v1/principals/" + segment(principal) + "/sessions").GET());
+        return send(live(s, segment(principal)).GET());
     }
 
     static PrincipalSessions listed(String principal) throws Exception {
@@ -182,7 +190,7 @@ class SidecarPrincipalSessionsIT {
     void list_binary_isAPrincipalSessionsMessage() throws Exception {
         String principal = principal("zoë+tag@example.com 1");
         String id = create(sidecar, "{\"principal\":\"" + principal + "\"}");
-        HttpResponse<byte[]> r = http.send(api(sidecar, "/v1/principals/" + segment(principal) + "/sessions")
+        HttpResponse<byte[]> r = http.send(live(sidecar, segment(principal))
                 .header("Accept", BINARY).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode());
         assertEquals(BINARY, r.headers().firstValue("Content-Type").orElseThrow());
@@ -207,14 +215,14 @@ class SidecarPrincipalSessionsIT {
 
     @Test
     void list_badPrincipal_400_tooLong_413_otherMethods_405() throws Exception {
-        HttpResponse<String> control = send(api(sidecar, "/v1/principals/a%01b/sessions").GET());
+        HttpResponse<String> control = send(live(sidecar, "a%01b").GET());
         assertEquals(400, control.statusCode(), control.body());
         assertTrue(control.body().startsWith("{\"error\":\"BAD_REQUEST\""), control.body());
         String tooLong = "x".repeat(257);
-        HttpResponse<String> big = send(api(sidecar, "/v1/principals/" + tooLong + "/sessions").GET());
+        HttpResponse<String> big = send(live(sidecar, tooLong).GET());
         assertEquals(413, big.statusCode(), big.body());
         assertFalse(big.body().contains(tooLong), big.body());
-        HttpResponse<String> post = send(api(sidecar, "/v1/principals/alice/sessions").POST(HttpRequest.BodyPublishers.noBody()));
+        HttpResponse<String> post = send(live(sidecar, "alice").POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(405, post.statusCode(), post.body());
         assertEquals("GET", post.headers().firstValue("Allow").orElseThrow());
     }
@@ -254,11 +262,12 @@ class SidecarPrincipalSessionsIT {
         }
     }
 
-    /** The OpenAPI document kept in the repo has the route and its schema. */
+    /** The OpenAPI document kept in the repo has the route (on the admin port, not the API's) and its schema. */
     @Test
     void openApiDocument_describesTheRoute() throws Exception {
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("openapi.yaml"));
-        assertTrue(doc.contains("\n  /v1/principals/{principal}/sessions:\n"), "openapi.yaml lacks the route");
+        assertTrue(doc.contains("\n  /admin/principals/{principal}/live-sessions:\n"), "openapi.yaml lacks the route");
+        assertFalse(doc.contains("\n  /v1/principals/{principal}/sessions:\n"), "openapi.yaml still has the API's route");
         for (String s : new String[] {"operationId: listPrincipalSessions", "\n    PrincipalSessions:\n"}) {
             assertTrue(doc.contains(s), "openapi.yaml lacks " + s);
         }

@@ -63,6 +63,7 @@ class SessionMeshSessionRepositoryIT {
                 "--admin-port", "0"));
         sidecar.awaitHealthy();
         client = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .admin(URI.create("http://127.0.0.1:" + sidecar.port("admin")))
                 .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build();
     }
 
@@ -372,6 +373,7 @@ class SessionMeshSessionRepositoryIT {
     /** The session's principal on the master, read by a client that never knew it (no cached principal). */
     static String principalOnTheMaster(String id) {
         try (SessionMeshClient fresh = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .admin(URI.create("http://127.0.0.1:" + sidecar.port("admin")))
                 .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             return fresh.openSession(id).principal().orElse(null);
         }
@@ -392,6 +394,7 @@ class SessionMeshSessionRepositoryIT {
 
         // another process clears it (this JVM still knows "bob"); the same user logs in again: the master is told
         try (SessionMeshClient other = SessionMeshClient.builder().sidecar(URI.create("http://127.0.0.1:" + sidecar.port()))
+                .admin(URI.create("http://127.0.0.1:" + sidecar.port("admin")))
                 .classFilter(ClassFilter.allowingPackages("io.sessionmesh.httpsession")).build()) {
             other.openSession(renamed).clearPrincipal();
         }
@@ -491,6 +494,7 @@ class SessionMeshSessionRepositoryIT {
                 .withConfiguration(AutoConfigurations.of(SessionMeshAutoConfiguration.class,
                         SessionMeshHttpSessionAutoConfiguration.class))
                 .withPropertyValues("sessionmesh.sidecar-uri=http://127.0.0.1:" + sidecar.port(),
+                        "sessionmesh.admin-uri=http://127.0.0.1:" + sidecar.port("admin"),
                         "sessionmesh.allowed-packages=" + allowedPackages, "sessionmesh.http-session.sections=cart");
     }
 

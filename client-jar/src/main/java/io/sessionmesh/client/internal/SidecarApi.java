@@ -17,7 +17,6 @@ import io.sessionmesh.wire.transport.CreateRequest;
 import io.sessionmesh.wire.transport.ErrorMessage;
 import io.sessionmesh.wire.transport.JsonTransportCodec;
 import io.sessionmesh.wire.transport.MalformedMessageException;
-import io.sessionmesh.wire.transport.PrincipalSessions;
 import io.sessionmesh.wire.transport.ReadResult;
 import io.sessionmesh.wire.transport.RenameRequest;
 import io.sessionmesh.wire.transport.SessionCreated;
@@ -138,19 +137,8 @@ public final class SidecarApi {
                 SessionPrincipal.class);
     }
 
-    /**
-     * The principal's live sessions on every master: GET /v1/principals/{principal}/sessions, the principal one
-     * percent-encoded path segment (a space %20, a plus %2B, a slash %2F).
-     */
-    public PrincipalSessions sessionsOf(String principal) {
-        checkPrincipal("principal-sessions", principal);
-        String segment = java.net.URLEncoder.encode(principal, StandardCharsets.UTF_8).replace("+", "%20");
-        return decode(call("principal-sessions", "GET", "/v1/principals/" + segment + "/sessions", null, messages),
-                PrincipalSessions.class);
-    }
-
     /** A principal breaking TransportLimits.checkPrincipal's rules fails as the sidecar would answer it: 413 or 400. */
-    private static void checkPrincipal(String operation, String principal) {
+    static void checkPrincipal(String operation, String principal) {
         java.util.Objects.requireNonNull(principal, "principal");
         try {
             TransportLimits.checkPrincipal(principal);

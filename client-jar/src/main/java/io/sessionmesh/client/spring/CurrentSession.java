@@ -1,6 +1,7 @@
 package io.sessionmesh.client.spring;
 
 import io.sessionmesh.client.Session;
+import io.sessionmesh.client.SessionConflictException;
 import io.sessionmesh.client.SessionMeshClient;
 import io.sessionmesh.client.SessionNotFoundException;
 import io.sessionmesh.client.routing.StickyRouter;
@@ -11,6 +12,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,10 +24,28 @@ import java.util.Optional;
  * request's answer is written, if anything changed.
  *
  * <p>The session id comes with the request in the {@code sessionmesh.session-header} header (from another service)
- * or the {@code sessionmesh.session-cookie} cookie (from a browser).
+ * or the {@code sessionmesh.session-cookie} cookie (from a browser). Over HTTPS ({@link HttpServletRequest#isSecure()})
+ * the cookie's name takes the {@value #HOST_PREFIX} prefix, which a browser accepts only from this very host, Secure,
+ * for path {@code /} and without a Domain: a neighbouring subdomain cannot plant a session id in it.
+ *
+ * <p>When a user logs in on a session that existed before the request (the resolver names a user the session does not
+ * belong to), the session gets a new id before the principal is set (one RENAME on its master, everything it holds
+ * moves with it) and the answer carries the new id: an id someone planted before the login (session fixation) is
+ * worth nothing after it.
  */
 public final class CurrentSession {
     static final String STATE = CurrentSession.class.getName() + ".state";
+    /** The cookie name prefix used over HTTPS (RFC 6265bis 4.1.3.2). */
+    public static final String HOST_PREFIX = "__Host-";
+    /**
+     * How many fresh ids a login's rotation tries when the one drawn is taken or (several masters) belongs to another
+     * master, which a rename cannot move to: each try fails with at most (masters - 1) / masters.
+     */
+    public static final int MAX_ROTATION_ATTEMPTS = 64;
+    /** Random bytes of an id a rotation draws: 128 bits, as the master's own ids. */
+    static final int ROTATED_ID_BYTES = 16;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final SessionMeshClient client;
     private final SessionMeshProperties properties;
@@ -54,6 +75,8 @@ public final class CurrentSession {
         List<String> declared = List.of();
         boolean sessionBearing;
         Session session;
+        /** Whether {@link #create()} made the session in this request (its id is new already: no rotation at login). */
+        boolean createdHere;
     }
 
     /**
@@ -89,24 +112,39 @@ public final class CurrentSession {
         HttpServletRequest request = request();
         State state = state(request);
         state.session = client.createSession(principals.principalFor(request));
-        HttpServletResponse response = response();
-        if (response != null) {
-            String cookie = properties.getSessionCookie();
-            if (cookie != null && !cookie.isEmpty()) {
-                addCookie(response, cookie, state.session.id());
-            }
-            response.setHeader(properties.getSessionHeader(), state.session.id());
-            setRouteCookie(response, state.session.id());
-        }
+        state.createdHere = true;
+        announce(request, response(), state.session.id());
         return state.session;
+    }
+
+    /** The session's id goes back in the session cookie, the header and the route cookie. */
+    private void announce(HttpServletRequest request, HttpServletResponse response, String id) {
+        if (response == null || response.isCommitted()) {
+            return;
+        }
+        String cookie = sessionCookieName(request);
+        if (cookie != null) {
+            addCookie(request, response, cookie, id);
+        }
+        response.setHeader(properties.getSessionHeader(), id);
+        setRouteCookie(request, response, id);
+    }
+
+    /** The session cookie's name for this request: with {@value #HOST_PREFIX} over HTTPS; null for no cookie. */
+    String sessionCookieName(HttpServletRequest request) {
+        String cookie = properties.getSessionCookie();
+        if (cookie == null || cookie.isEmpty()) {
+            return null;
+        }
+        return request != null && request.isSecure() && !cookie.startsWith(HOST_PREFIX) ? HOST_PREFIX + cookie : cookie;
     }
 
     /**
      * Saves the request's session if it was opened and something changed; then, when the resolver names a user and
-     * the session belongs to another one or to no one (a login mid-session), sets the principal (one call). Knowing
-     * the session's principal costs a map lookup in this client ({@link Session#principalAsLastKnown()}), one call
-     * the first time this JVM sees the session. A resolver naming no one
-     * leaves the principal as it is: a request without credentials is not a logout.
+     * the session belongs to another one or to no one (a login mid-session), gives a session that existed before this
+     * request a new id ({@link #rotate}) and sets the principal (one call each). Knowing the session's principal costs
+     * a map lookup in this client ({@link Session#principalAsLastKnown()}), one call the first time this JVM sees the
+     * session. A resolver naming no one leaves the principal as it is: a request without credentials is not a logout.
      */
     void saveIfDirty(HttpServletRequest request) {
         State state = (State) request.getAttribute(STATE);
@@ -114,14 +152,38 @@ public final class CurrentSession {
             state.session.save();
             String user = principals.principalFor(request);
             if (user != null && !state.session.principalAsLastKnown().equals(Optional.of(user))) {
+                if (!state.createdHere) {
+                    rotate(request, state.session);
+                }
                 state.session.setPrincipal(user);
             }
         }
     }
 
-    /** Sets the route cookie (when configured) for a session-bearing answer. */
-    void setRouteCookie(HttpServletResponse response, String sessionId) {
-        setRouteCookie(null, response, sessionId);
+    /**
+     * A new id for a session the request's user just logged in on (session fixation): a RENAME to a fresh random id,
+     * another one while the id drawn is taken or belongs to another master, and the new id in the answer.
+     */
+    private void rotate(HttpServletRequest request, Session session) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                session.rename(randomId(), null);
+                break;
+            } catch (SessionConflictException e) {
+                if (attempt == MAX_ROTATION_ATTEMPTS) {
+                    throw new IllegalStateException("a login could not give its session a new id after "
+                            + MAX_ROTATION_ATTEMPTS + " tries: " + e.getMessage(), e);
+                }
+            }
+        }
+        announce(request, response(), session.id());
+    }
+
+    /** 128 random bits, base64url without padding: 22 characters of {@code [A-Za-z0-9_-]}. */
+    static String randomId() {
+        byte[] b = new byte[ROTATED_ID_BYTES];
+        RANDOM.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /**
@@ -138,26 +200,32 @@ public final class CurrentSession {
         if (request != null && route.equals(cookie(request, name))) {
             return;
         }
-        addCookie(response, name, route);
+        addCookie(request, response, name, route);
     }
 
     /**
      * A cookie of this integration: HttpOnly (no script reads it), Secure unless {@code sessionmesh.cookie-secure=false}
-     * (plain-HTTP development), SameSite as {@code sessionmesh.cookie-same-site} (Lax by default), for the whole site.
+     * (plain-HTTP development; over HTTPS always), SameSite as {@code sessionmesh.cookie-same-site} (Lax by default),
+     * for the whole site and no Domain (what a {@value #HOST_PREFIX} cookie needs).
      */
-    private void addCookie(HttpServletResponse response, String name, String value) {
+    private void addCookie(HttpServletRequest request, HttpServletResponse response, String name, String value) {
+        boolean secure = properties.isCookieSecure() || request != null && request.isSecure();
         org.springframework.http.ResponseCookie cookie = org.springframework.http.ResponseCookie.from(name, value)
-                .path("/").httpOnly(true).secure(properties.isCookieSecure()).sameSite(properties.getCookieSameSite()).build();
+                .path("/").httpOnly(true).secure(secure).sameSite(properties.getCookieSameSite()).build();
         response.addHeader(org.springframework.http.HttpHeaders.SET_COOKIE, cookie.toString());
     }
 
+    /**
+     * The request's session id: the header, else the session cookie by this request's name for it (over HTTPS only
+     * the {@value #HOST_PREFIX} one: an unprefixed cookie there may have been set by another subdomain).
+     */
     String sessionId(HttpServletRequest request) {
         String header = request.getHeader(properties.getSessionHeader());
         if (header != null && !header.isEmpty()) {
             return header;
         }
-        String cookie = properties.getSessionCookie();
-        return cookie == null || cookie.isEmpty() ? null : cookie(request, cookie);
+        String cookie = sessionCookieName(request);
+        return cookie == null ? null : cookie(request, cookie);
     }
 
     /** The value of the request's cookie {@code name}, or null. */

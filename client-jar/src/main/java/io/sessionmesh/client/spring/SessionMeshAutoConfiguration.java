@@ -47,6 +47,8 @@ public class SessionMeshAutoConfiguration {
         ClassFilter filter = PropertyChecks.classFilter(p, loader);
         return SessionMeshClient.builder()
                 .sidecar(p.getSidecarUri())
+                .admin(p.getAdminUri())
+                .adminToken(p.getAdminToken())
                 .connectTimeout(p.getConnectTimeout())
                 .requestTimeout(p.getRequestTimeout())
                 .poolSize(p.getPoolSize())

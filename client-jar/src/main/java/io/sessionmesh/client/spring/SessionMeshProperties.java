@@ -25,6 +25,10 @@ import java.util.List;
 public class SessionMeshProperties {
     /** The sidecar on this host. */
     private URI sidecarUri = URI.create(SessionMeshClient.DEFAULT_SIDECAR);
+    /** The sidecar's admin port, where a principal's sessions are listed (Spring Session's findByPrincipalName). */
+    private URI adminUri = URI.create(SessionMeshClient.DEFAULT_ADMIN);
+    /** The sidecar's admin token, where its admin port has one (off loopback); only for findByPrincipalName. */
+    private String adminToken;
     /** How long a connection to the sidecar may take to open. */
     private Duration connectTimeout = SessionMeshClient.DEFAULT_CONNECT_TIMEOUT;
     /**
@@ -68,6 +72,22 @@ public class SessionMeshProperties {
 
     public void setSidecarUri(URI sidecarUri) {
         this.sidecarUri = sidecarUri;
+    }
+
+    public URI getAdminUri() {
+        return adminUri;
+    }
+
+    public void setAdminUri(URI adminUri) {
+        this.adminUri = adminUri;
+    }
+
+    public String getAdminToken() {
+        return adminToken;
+    }
+
+    public void setAdminToken(String adminToken) {
+        this.adminToken = adminToken;
     }
 
     public Duration getConnectTimeout() {

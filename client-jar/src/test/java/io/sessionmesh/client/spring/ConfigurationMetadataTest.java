@@ -62,7 +62,8 @@ class ConfigurationMetadataTest {
 
     /** The properties SessionMeshProperties binds. */
     static final class BoundProperties {
-        static final java.util.Set<String> NAMES = java.util.Set.of("sessionmesh.sidecar-uri", "sessionmesh.connect-timeout",
+        static final java.util.Set<String> NAMES = java.util.Set.of("sessionmesh.sidecar-uri", "sessionmesh.admin-uri",
+                "sessionmesh.admin-token", "sessionmesh.connect-timeout",
                 "sessionmesh.request-timeout", "sessionmesh.pool-size", "sessionmesh.save-mode",
                 "sessionmesh.allowed-packages", "sessionmesh.allowed-classes", "sessionmesh.session-header", "sessionmesh.session-cookie",
                 "sessionmesh.cookie-secure", "sessionmesh.cookie-same-site", "sessionmesh.route-cookie",

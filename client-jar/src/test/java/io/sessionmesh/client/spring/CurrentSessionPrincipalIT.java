@@ -111,6 +111,9 @@ class CurrentSessionPrincipalIT {
             MockHttpServletRequest login = request(id, "bob");
             current.get().section("cart").setAttribute("n", 2);
             current.saveIfDirty(login);
+            String before = id;
+            id = current.get().id(); // a login gives the session a new id (CurrentSessionFixationIT)
+            assertThat(id).isNotEqualTo(before);
             assertThat(principalOf(id)).isEqualTo("{\"id\":\"" + id + "\",\"principal\":\"bob\"}");
 
             MockHttpServletRequest later = request(id, null);
@@ -122,6 +125,7 @@ class CurrentSessionPrincipalIT {
             MockHttpServletRequest other = request(id, "carol");
             current.get();
             current.saveIfDirty(other);
+            id = current.get().id();
             assertThat(principalOf(id)).isEqualTo("{\"id\":\"" + id + "\",\"principal\":\"carol\"}");
         });
     }

@@ -37,7 +37,7 @@ class GroupRegistryIT {
     void aNewLeaderResumesTheRegistryWithoutLosingOrLeavingAnything(@TempDir Path raft) throws Exception {
         String db = PostgresServer.freshDatabase("sm_group_it");
         try (GroupCluster cluster = new GroupCluster(2, Duration.ofSeconds(1), raft,
-                List.of("--registry-url", db, "--registry-flush", "5ms"))) {
+                List.of("--registry-url", db, "--registry-flush", "5ms", "--config", RegistryRows.settingsFile().toString()))) {
             Map<String, Expected> expected = new LinkedHashMap<>();
             for (int i = 0; i < 20; i++) {
                 String principal = "user" + (i % 4);
@@ -88,16 +88,16 @@ class GroupRegistryIT {
             Await.until("the registry to converge to the group", Duration.ofSeconds(30), () -> {
                 Map<String, RegistryRows.Row> rows = RegistryRows.all(db);
                 return expected.entrySet().stream().allMatch(e -> {
-                    RegistryRows.Row r = rows.get(e.getKey());
+                    RegistryRows.Row r = rows.get(RegistryRows.key(e.getKey()));
                     return r != null && r.state().equals(e.getValue().state()) && r.version() == e.getValue().version();
                 });
             });
             Map<String, RegistryRows.Row> rows = RegistryRows.all(db);
             assertEquals(expected.size(), rows.size(), "one row per session, none else: " + rows.keySet());
             for (Map.Entry<String, Expected> e : expected.entrySet()) {
-                RegistryRows.Row r = rows.get(e.getKey());
+                RegistryRows.Row r = rows.get(RegistryRows.key(e.getKey()));
                 Expected x = e.getValue();
-                assertEquals(new RegistryRows.Row(e.getKey(), x.version(), x.state(), x.principal(), "127.0.0.1", "group:main"), r);
+                assertEquals(new RegistryRows.Row(RegistryRows.key(e.getKey()), x.version(), x.state(), x.principal(), "127.0.0.1", "group:main"), r);
             }
             assertTrue(cluster.statOf(next, "registry_resyncs") >= 1, "the new leader re-synced when it started to lead");
         } finally {

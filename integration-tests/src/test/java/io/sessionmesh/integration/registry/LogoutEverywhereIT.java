@@ -47,14 +47,15 @@ class LogoutEverywhereIT {
         db = PostgresServer.freshDatabase("sm_logout_it");
         for (int i = 0; i < 2; i++) {
             ServerProcess m = ServerProcess.start(ServerProcess.command(jar("master.jar", "master-store/target/sessionmesh-master.jar"),
-                    "--port", "0", "--io-threads", "1", "--registry-url", db, "--registry-flush", "5ms"));
+                    "--port", "0", "--io-threads", "1", "--registry-url", db, "--registry-flush", "5ms",
+                    "--config", RegistryRows.settingsFile().toString()));
             masters.add(m);
         }
         String list = "127.0.0.1:" + masters.get(0).port() + ",127.0.0.1:" + masters.get(1).port();
         for (int i = 0; i < 3; i++) {
             ServerProcess s = ServerProcess.start(ServerProcess.command(jar("sidecar.jar", "slave-sidecar/target/sessionmesh-sidecar.jar"),
                     "--masters", list, "--port", "0", "--admin-port", "0", "--io-threads", "1", "--vnodes", "256",
-                    "--registry-url", db));
+                    "--registry-url", db, "--config", RegistryRows.settingsFile().toString()));
             sidecars.add(s);
         }
         for (ServerProcess s : sidecars) {
@@ -137,9 +138,10 @@ class LogoutEverywhereIT {
         Await.until("11 rows in the registry", Duration.ofSeconds(20), () -> RegistryRows.all(db).size() == 11);
         Map<String, RegistryRows.Row> rows = RegistryRows.all(db);
         for (String id : alice) {
-            assertEquals(new RegistryRows.Row(id, 1, "active", "alice", "127.0.0.1", rows.get(id).owner()), rows.get(id));
+            String key = RegistryRows.key(id);
+            assertEquals(new RegistryRows.Row(key, 1, "active", "alice", "127.0.0.1", rows.get(key).owner()), rows.get(key));
         }
-        assertNull(rows.get(anonymous).principal());
+        assertNull(rows.get(RegistryRows.key(anonymous)).principal());
         assertEquals(2, rows.values().stream().map(RegistryRows.Row::owner).distinct().count(), "both masters record: " + rows);
 
         // a principal changed (bob's first session is alice's now), a session deleted
@@ -149,8 +151,9 @@ class LogoutEverywhereIT {
         assertEquals(204, call("DELETE", api(1, "/v1/sessions/" + deleted), null).statusCode());
         Await.until("the principal change and the delete recorded", Duration.ofSeconds(20), () -> {
             Map<String, RegistryRows.Row> r = RegistryRows.all(db);
-            return "alice".equals(r.get(moved).principal()) && r.get(moved).version() == 2
-                    && "deleted".equals(r.get(deleted).state()) && r.get(deleted).version() == 2;
+            RegistryRows.Row m = r.get(RegistryRows.key(moved));
+            RegistryRows.Row d = r.get(RegistryRows.key(deleted));
+            return "alice".equals(m.principal()) && m.version() == 2 && "deleted".equals(d.state()) && d.version() == 2;
         });
 
         // log alice out everywhere through sidecar 1
@@ -168,7 +171,8 @@ class LogoutEverywhereIT {
             }
         }
         Await.until("the logout recorded", Duration.ofSeconds(20), () -> RegistryRows.all(db).values().stream()
-                .filter(r -> alice.contains(r.id())).allMatch(r -> r.state().equals("logged_out")));
+                .filter(r -> alice.stream().map(RegistryRows::key).anyMatch(r.key()::equals))
+                .allMatch(r -> r.state().equals("logged_out")));
 
         // the admin endpoint's questions, answered from the registry
         String count = call("GET", admin(0, "/admin/registry/count?by=principal"), null).body();
@@ -178,7 +182,9 @@ class LogoutEverywhereIT {
         String byHost = call("GET", admin(0, "/admin/registry/count?by=host"), null).body();
         assertTrue(byHost.contains("\"127.0.0.1\":3"), byHost);
         String bobs = call("GET", admin(2, "/admin/principals/bob/sessions"), null).body();
-        assertTrue(bobs.contains("\"count\":2") && bobs.contains(bob.get(0)) && bobs.contains(bob.get(1)), bobs);
+        assertTrue(bobs.contains("\"count\":2") && bobs.contains(RegistryRows.key(bob.get(0)))
+                && bobs.contains(RegistryRows.key(bob.get(1))), bobs);
+        assertTrue(!bobs.contains(bob.get(0)) && !bobs.contains(bob.get(1)), "the registry lists no session id: " + bobs);
         String live = call("GET", admin(0, "/admin/registry/sessions/" + bob.get(0)), null).body();
         assertTrue(live.contains("\"active\":true") && live.contains("\"principal\":\"bob\"") && live.contains("\"state\":\"active\""), live);
         HttpResponse<String> gone = call("GET", admin(0, "/admin/registry/sessions/" + alice.get(0)), null);

@@ -44,7 +44,7 @@ class RegistryOutageIT {
              ServerProcess master = ServerProcess.start(ServerProcess.command(LogoutEverywhereIT.jar("master.jar",
                              "master-store/target/sessionmesh-master.jar"), "--port", "0", "--io-threads", "1",
                      "--registry-url", pg.jdbcUrl(), "--registry-buffer", "1000", "--registry-flush", "5ms",
-                     "--registry-connect-timeout", "1s"));
+                     "--registry-connect-timeout", "1s", "--config", RegistryRows.settingsFile().toString()));
              ServerProcess sidecar = ServerProcess.start(ServerProcess.command(LogoutEverywhereIT.jar("sidecar.jar",
                              "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", "127.0.0.1:" + master.port(),
                      "--port", "0", "--admin-port", "0", "--io-threads", "1"))) {
@@ -112,7 +112,7 @@ class RegistryOutageIT {
             for (Map.Entry<String, Expected> e : sessions.entrySet()) {
                 String id = e.getKey();
                 Expected x = e.getValue();
-                RegistryRows.Row row = rows.get(id);
+                RegistryRows.Row row = rows.get(RegistryRows.key(id));
                 if (x.deleted) {
                     // a session that lived and died within an overflowed outage has no row: the re-sync that covered
                     // its events found it gone (counted in registry_resync_covered_events); any row it has is ended
@@ -125,7 +125,7 @@ class RegistryOutageIT {
                 assertEquals(200, d.statusCode(), d.body());
                 assertTrue(d.body().contains("\"active\":true"), d.body());
                 assertTrue(d.body().contains("\"version\":" + x.version), "the store's version of " + id + ": " + d.body());
-                assertEquals(new RegistryRows.Row(id, x.version, "active", x.principal, "127.0.0.1", row.owner()), row);
+                assertEquals(new RegistryRows.Row(RegistryRows.key(id), x.version, "active", x.principal, "127.0.0.1", row.owner()), row);
             }
             long activeRows = rows.values().stream().filter(r -> r.state().equals("active")).count();
             assertEquals(live, activeRows, "no active row for a session the store does not hold");

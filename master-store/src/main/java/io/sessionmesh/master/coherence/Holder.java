@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * for clock drift, so its own view always ends first. The master keeps the latest grant; a holder that does not
  * confirm an invalidation has certainly stopped serving the old copies once the latest grant made before the
  * invalidation was sent has run out (grants made after it reach the holder after the invalidation, on the same
- * connection).
+ * connection). A holder that lets one run out so and goes on pinging is given no more grant on that connection: it
+ * would otherwise serve the old copy under a lease renewed after the write went on.
  */
 public final class Holder {
     private final UUID id;
@@ -77,9 +78,12 @@ public final class Holder {
         return true;
     }
 
-    /** Whether {@code table} is its current control connection's: only that connection's answers grant the lease. */
+    /**
+     * Whether {@code table} is its current control connection's and may still grant the lease: only that connection's
+     * answers grant it, and none once it let an invalidation run out unconfirmed ({@link PushTable#lapsed()}).
+     */
     public boolean isControl(PushTable table) {
-        return control == table;
+        return control == table && !table.lapsed();
     }
 
     /** The connection whose table this was has closed. */

@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Deadlines never go down, so the unconfirmed pushes wait in a queue in deadline order, with one timer for the
  * head; a push confirmed meanwhile is skipped when it comes up. When the connection closes, what is unconfirmed
- * waits out its deadline all the same: the holder may still serve old copies until then.
+ * waits out its deadline all the same: the holder may still serve old copies until then. A push that runs out its
+ * deadline unconfirmed ends the connection's lease for good ({@link #lapsed()}).
  */
 public final class PushTable {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PushTable.class);
+
     private final Holder holder;
     private final Sink sink;
     private final EventLoop loop;
@@ -28,6 +31,14 @@ public final class PushTable {
     private ScheduledFuture<?> timer;
     private int nextId = 1;
     private volatile boolean open = true;
+    /**
+     * Set once a push ran past its deadline unconfirmed: the holder was told a copy is old and did not say it dropped
+     * it. Its lease is not renewed on this connection from then on ({@link Holder#isControl}): a holder that pings but
+     * ignores invalidations would otherwise go on serving the old copy under a lease renewed after the write went on.
+     * Only a new control connection (a new lease epoch on the holder's side, which serves nothing cached before) gets
+     * a lease again.
+     */
+    private volatile boolean lapsed;
 
     /** Where a push goes: the connection, after the answers made before it, flushed. Called on the loop. */
     @FunctionalInterface
@@ -112,11 +123,21 @@ public final class PushTable {
                 p.settled = true;
                 counters.leaseExpiries.increment();
                 p.fence.leaseRanOut();
+                if (open && !lapsed) {
+                    lapsed = true;
+                    log.warn("holder in slot {} of peer {} did not confirm an invalidation within its lease: no more "
+                            + "lease on this control connection until it registers a new one", holder.slot(), holder.peer());
+                }
             } else {
                 arm(p.deadline);
                 return;
             }
         }
+    }
+
+    /** Whether a push on this connection ran past its deadline unconfirmed: its lease is not renewed any more. */
+    public boolean lapsed() {
+        return lapsed;
     }
 
     /** Pushes written and not yet confirmed or expired. */

@@ -19,7 +19,8 @@ class MasterSettingsTest {
     @Test
     void everyDeclaredSetting_isRead_withEveryConditionOn_andNothingElse(@TempDir Path dir) {
         Settings s = Settings.of(Map.of("replicas", "m1=127.0.0.1:7400/7450", "replica-id", "m1",
-                "raft-dir", dir.toString(), "admin-port", "0", "registry-url", "jdbc:postgresql://db/sm"));
+                "raft-dir", dir.toString(), "admin-port", "0", "registry-url", "jdbc:postgresql://db/sm",
+                "registry-id-key", "master-settings-test-key-0123456789"));
         new MasterConfig(s);
         s.checkAllUsed();
         assertEquals(new TreeSet<>(MasterSettings.ALL.names()), new TreeSet<>(s.effective().keySet()));

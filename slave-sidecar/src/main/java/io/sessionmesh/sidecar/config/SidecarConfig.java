@@ -20,7 +20,9 @@ import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_BIND;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_PORT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN;
 import static io.sessionmesh.sidecar.config.SidecarSettings.ADMIN_TOKEN_FILE;
+import static io.sessionmesh.sidecar.config.SidecarSettings.ALLOWED_HOSTS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BIND;
+import static io.sessionmesh.sidecar.config.SidecarSettings.BIND_BEYOND_LOOPBACK;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_BUDGET;
 import static io.sessionmesh.sidecar.config.SidecarSettings.BODY_TIMEOUT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.CACHE_MAX_BYTES;
@@ -44,6 +46,7 @@ import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_BODY;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_HTTP_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_OUTBOUND;
 import static io.sessionmesh.sidecar.config.SidecarSettings.MAX_PIPELINED;
+import static io.sessionmesh.sidecar.config.SidecarSettings.OUTBOUND_BUDGET;
 import static io.sessionmesh.sidecar.config.SidecarSettings.PORT;
 import static io.sessionmesh.sidecar.config.SidecarSettings.READY_FILE;
 import static io.sessionmesh.sidecar.config.SidecarSettings.READ_AHEAD;
@@ -84,6 +87,11 @@ public final class SidecarConfig {
     public static final long DEFAULT_BODY_BUDGET_BYTES = 256L << 20;
     /** Answers queued for one REST connection that does not read them (the master's max-outbound). */
     public static final long DEFAULT_MAX_OUTBOUND_BYTES = 64L << 20;
+    /**
+     * Answers queued over every REST connection at once: four connections at {@code max-outbound}; without it,
+     * 10,000 connections at 64 MiB each were what clients that do not read could make a sidecar hold.
+     */
+    public static final long DEFAULT_OUTBOUND_BUDGET_BYTES = 256L << 20;
     /** The master's default {@code max-in-flight} per connection (MasterInFlightIT checks they agree). */
     public static final int DEFAULT_MASTER_MAX_IN_FLIGHT = MasterConnectionOptions.DEFAULT_MAX_IN_FLIGHT;
     /** Four rounds of the in-flight limit wait rather than fail. */
@@ -113,6 +121,8 @@ public final class SidecarConfig {
     private final List<List<InetSocketAddress>> masters;
     private final boolean embeddedMaster;
     private final String bind;
+    /** The {@code allowed-hosts} names, beside the loopback names and the binds. */
+    private final List<String> allowedHosts;
     private final int port;
     /** The REST API's Unix domain socket, or null. */
     private final Path unixSocket;
@@ -128,6 +138,7 @@ public final class SidecarConfig {
     private final int maxPipelined;
     private final long bodyBudgetBytes;
     private final long maxOutboundBytes;
+    private final long outboundBudgetBytes;
     private final Duration httpIdleTimeout;
     private final Duration headTimeout;
     private final Duration bodyTimeout;
@@ -164,6 +175,21 @@ public final class SidecarConfig {
             c.show(MASTERS.name(), EMBEDDED_MASTER + " (a master in this process: local development mode)");
         }
         bind = BIND.read(c);
+        boolean beyondLoopback = BIND_BEYOND_LOOPBACK.read(c);
+        if (!beyondLoopback && !isLoopback(bind)) {
+            throw new IllegalArgumentException(c.origin(BIND.name()) + " = " + bind + " is not a loopback address: the REST "
+                    + "API has no authentication and would be open to that network; bind it to 127.0.0.1, or, where that "
+                    + "network is the host's own (a container's or a pod's), say so with " + BIND_BEYOND_LOOPBACK.name()
+                    + "=true (--" + BIND_BEYOND_LOOPBACK.name() + ")");
+        }
+        allowedHosts = java.util.Arrays.stream(ALLOWED_HOSTS.read(c).split(",")).map(String::strip)
+                .filter(h -> !h.isEmpty()).toList();
+        for (String h : allowedHosts) {
+            if (h.contains("/") || h.contains(" ") || h.indexOf(':') >= 0 && h.indexOf(':') == h.lastIndexOf(':')) {
+                throw c.bad(ALLOWED_HOSTS.name(), ALLOWED_HOSTS.read(c), "host names or addresses without a port or a "
+                        + "scheme, comma-separated (" + h + " is not one)");
+            }
+        }
         port = PORT.read(c);
         unixSocket = unixSocket(c);
         adminBind = ADMIN_BIND.read(c);
@@ -190,6 +216,12 @@ public final class SidecarConfig {
                     + "raise body-budget or lower max-body");
         }
         maxOutboundBytes = MAX_OUTBOUND.read(c);
+        outboundBudgetBytes = OUTBOUND_BUDGET.read(c);
+        if (outboundBudgetBytes < maxOutboundBytes) {
+            throw new IllegalArgumentException(c.origin(OUTBOUND_BUDGET.name()) + " = " + Units.formatSize(outboundBudgetBytes)
+                    + " is below max-outbound " + Units.formatSize(maxOutboundBytes) + ": one connection could pass the "
+                    + "budget of all; raise outbound-budget or lower max-outbound");
+        }
         httpIdleTimeout = HTTP_IDLE_TIMEOUT.read(c);
         headTimeout = HEAD_TIMEOUT.read(c);
         bodyTimeout = BODY_TIMEOUT.read(c);
@@ -305,6 +337,14 @@ public final class SidecarConfig {
         return bind;
     }
 
+    /**
+     * The names given in {@code allowed-hosts}: with the loopback names and the binds, the {@code Host} headers the
+     * REST API (and an admin endpoint without a token) answer.
+     */
+    public List<String> allowedHosts() {
+        return allowedHosts;
+    }
+
     /** The REST API's Unix domain socket (an absolute path), or null when it listens on TCP only. */
     public Path unixSocket() {
         return unixSocket;
@@ -399,6 +439,11 @@ public final class SidecarConfig {
     /** Answers queued for one REST connection before it is closed as a slow consumer. */
     public long maxOutboundBytes() {
         return maxOutboundBytes;
+    }
+
+    /** Answers queued over every REST connection at once before the largest holders are closed. */
+    public long outboundBudgetBytes() {
+        return outboundBudgetBytes;
     }
 
     public Duration httpIdleTimeout() {

@@ -22,6 +22,7 @@ import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MASTER_MAX_QUE
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_HTTP_CONNECTIONS;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_OUTBOUND_BYTES;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_MAX_PIPELINED;
+import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_OUTBOUND_BUDGET_BYTES;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_PORT;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_READ_AHEAD;
 import static io.sessionmesh.sidecar.config.SidecarConfig.DEFAULT_SCHEMA_CACHE;
@@ -50,12 +51,26 @@ public final class SidecarSettings {
                     + "`sessionmesh-local.jar` carries one (the sidecar's jar exits with status 2 and says so).");
     public static final Setting<String> BIND = Setting.text("bind", "127.0.0.1").accepting("an address or host name")
             .means("The REST API's address. The API has no authentication: a bind beyond loopback is for a network only "
-                    + "the host's services reach, such as a pod's or a container's own.");
+                    + "the host's services reach, such as a pod's or a container's own, and the sidecar refuses to "
+                    + "start with one unless `bind-beyond-loopback` is set.");
+    public static final Setting<Boolean> BIND_BEYOND_LOOPBACK = Setting.bool("bind-beyond-loopback", false)
+            .means("Allows a `bind` that is not loopback (0.0.0.0, an interface's address): say so only where that "
+                    + "network is the host's own, such as a container's or a pod's network namespace (the images set "
+                    + "it). Without it such a bind fails start-up, as Redis's protected mode does.");
+    public static final Setting<String> ALLOWED_HOSTS = Setting.text("allowed-hosts", "")
+            .shownAs("none: the loopback names and the binds")
+            .accepting("host names or addresses, comma-separated, no port")
+            .means("More names the REST API (and the admin endpoint without an admin token) answer to in the `Host` "
+                    + "header, beside `localhost`, `127.0.0.1`, `::1` and the address it is bound to: a request naming "
+                    + "another host is 421 Misdirected Request, so a page in a browser on the host that a DNS name "
+                    + "pointed at 127.0.0.1 (DNS rebinding) reaches nothing. The port is not compared; a request "
+                    + "without a Host header (HTTP/1.0) is let through.");
     public static final Setting<Integer> PORT = Setting.port("port", DEFAULT_PORT)
             .means("The REST API's TCP port; 0 picks a free one, printed at start and written to the ready file.");
     public static final Setting<Path> UNIX_SOCKET = Setting.path("unix-socket")
             .means("The REST API also listens on this Unix domain socket (file mode 0660: only this user and its group "
-                    + "may connect), which services on the host reach as `sessionmesh.sidecar-uri=unix:<path>`: no TCP "
+                    + "may connect; bound in a private directory beside it and moved into place, so it is never "
+                    + "reachable with a looser mode), which services on the host reach as `sessionmesh.sidecar-uri=unix:<path>`: no TCP "
                     + "stack on either side, about a fifth less CPU per call (benchmarks/RESULTS.md 12.6 at 1f3fa7a). The "
                     + "directory must exist and the path be at most " + MAX_UNIX_SOCKET_PATH_BYTES + " bytes; a socket "
                     + "left by an earlier run is replaced, the file is removed on stop, and a regular file or a "
@@ -106,6 +121,12 @@ public final class SidecarSettings {
                     1L << 40)
             .means("Answers queued for a connection whose client does not read them (it is not read either "
                     + "meanwhile): past it the connection is closed (`http_slow_consumers_closed`).");
+    public static final Setting<Long> OUTBOUND_BUDGET = Setting.size("outbound-budget", DEFAULT_OUTBOUND_BUDGET_BYTES,
+                    64 << 10, 1L << 40)
+            .means("Answers queued for their sockets over every REST connection at once (each connection's own bound is "
+                    + "`max-outbound`): past it the connections holding the most queued bytes, those whose clients do "
+                    + "not read, are closed until the rest fit (`http_slow_consumers_closed`; `outbound_bytes_queued` in "
+                    + "`/admin/stats`). At least `max-outbound`, or the sidecar refuses to start.");
     public static final Setting<Duration> HTTP_IDLE_TIMEOUT = Setting.duration("http-idle-timeout", Duration.ofMinutes(5),
                     Duration.ofMillis(100), Duration.ofDays(1))
             .means("A keep-alive connection unused this long is closed.");
@@ -195,9 +216,10 @@ public final class SidecarSettings {
                     + "to this file, a temporary file moved into place: how a supervisor or a test learns the ports.");
 
     /** The sidecar's own settings, in the order the reference lists them. */
-    public static final SettingList OWN = SettingList.of(MASTERS, BIND, PORT, UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
+    public static final SettingList OWN = SettingList.of(MASTERS, BIND, BIND_BEYOND_LOOPBACK, ALLOWED_HOSTS, PORT,
+            UNIX_SOCKET, ADMIN_BIND, ADMIN_PORT,
             ADMIN_TOKEN, ADMIN_TOKEN_FILE, IO_THREADS, IO_TRANSPORT, MASTER_IO_THREADS,
-            MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
+            MAX_BODY, MAX_HTTP_CONNECTIONS, MAX_PIPELINED, BODY_BUDGET, MAX_OUTBOUND, OUTBOUND_BUDGET, HTTP_IDLE_TIMEOUT, HEAD_TIMEOUT,
             BODY_TIMEOUT, CACHE_MAX_BYTES, CACHE_TTL, TOUCH_INTERVAL,
             MASTER_CONNECT_TIMEOUT, MASTER_TIMEOUT, MASTER_MAX_IN_FLIGHT, MASTER_MAX_QUEUED, MASTER_TLS_CERT,
             MASTER_TLS_KEY, MASTER_TLS_TRUST, RECONNECT_MIN, RECONNECT_MAX, HEARTBEAT_INTERVAL, LEASE_MARGIN,

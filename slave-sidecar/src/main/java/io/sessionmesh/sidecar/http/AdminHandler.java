@@ -66,10 +66,26 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final SidecarService service;
     private final byte[] token;
     private final OperatorsPage page = new OperatorsPage();
+    /** The principal's live sessions' answer, in the form the request asks for (the API's PRINCIPAL_SESSIONS). */
+    private final MessageForms forms;
+    /** Without a token: the Host headers answered (DNS rebinding); null with one (the token decides). */
+    private final HostAllowList hosts;
 
+    /** An admin endpoint on loopback (tests): the default codecs' limits, the loopback names. */
     AdminHandler(SidecarService service, String token) {
+        this(service, token, new MessageForms(new io.sessionmesh.wire.transport.BinaryTransportCodec(),
+                new io.sessionmesh.wire.transport.JsonTransportCodec()), new HostAllowList(List.of(), List.of()));
+    }
+
+    /**
+     * @param hosts the Host headers answered when there is no token (then the endpoint is on loopback, and a page that a
+     *     DNS name pointed at 127.0.0.1 must not reach it); ignored with a token
+     */
+    AdminHandler(SidecarService service, String token, MessageForms forms, HostAllowList hosts) {
         this.service = service;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.forms = forms;
+        this.hosts = token == null ? hosts : null;
     }
 
     @Override
@@ -97,7 +113,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         // A request the codec could not read (the rest of the stream is dropped) or whose body was over max-body
         // (skipped, so its content is empty) is answered as such, never acted on with what was left of it.
         boolean decoded = request.decoderResult().isSuccess();
-        String call = request.method() + " " + request.uri();
+        // what the logs name the call by: a session id in its path or query is a bearer secret, never logged whole
+        String call = request.method() + " " + io.sessionmesh.wire.transport.RedactedIds.redactTarget(request.uri());
         try {
             answer = decoded ? handle(request) : CompletableFuture.completedFuture(undecodable(request));
         } catch (RuntimeException e) {
@@ -190,6 +207,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (e instanceof IllegalArgumentException) {
             return json(HttpResponseStatus.BAD_REQUEST, error("BAD_REQUEST", e.getMessage()));
         }
+        if (e instanceof io.sessionmesh.wire.transport.MalformedMessageException m) {
+            return json(HttpStatuses.of(m.status()), error(Status.name(m.status()), m.getMessage()));
+        }
         if (e instanceof SessionDirectory.Refused r) {
             return json(HttpStatuses.of(r.status()), error(Status.name(r.status()), r.getMessage()));
         }
@@ -226,6 +246,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private CompletableFuture<FullHttpResponse> handle(FullHttpRequest request) {
+        if (hosts != null && !hosts.allows(request.headers())) {
+            return CompletableFuture.completedFuture(json(HttpResponseStatus.MISDIRECTED_REQUEST,
+                    error("MISDIRECTED", hosts.refusal(request.headers()))));
+        }
+        String crossSite = crossSite(request);
+        if (crossSite != null) {
+            return CompletableFuture.completedFuture(json(HttpResponseStatus.FORBIDDEN, error("FORBIDDEN", crossSite)));
+        }
         if (OperatorsPage.isPublic(request)) { // the page and its script hold no figures: no token (OperatorsPage)
             return CompletableFuture.completedFuture(page.answer(request.method(), new QueryStringDecoder(request.uri()).path()));
         }
@@ -235,6 +263,17 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         String path = uri.path();
         HttpMethod method = request.method();
+        if (path.startsWith(PRINCIPALS) && path.endsWith(LIVE_SESSIONS) && path.length() > PRINCIPALS.length() + LIVE_SESSIONS.length()) {
+            if (!method.equals(HttpMethod.GET)) {
+                FullHttpResponse r = json(HttpResponseStatus.METHOD_NOT_ALLOWED, error("BAD_REQUEST", method
+                        + " is not allowed on " + path + "; allowed: GET"));
+                r.headers().set(HttpHeaderNames.ALLOW, HttpMethod.GET.name());
+                return CompletableFuture.completedFuture(r);
+            }
+            boolean binary = MessageForms.acceptsBinary(request);
+            String principal = ApiRoutes.principal(uri.rawPath(), PRINCIPALS, LIVE_SESSIONS);
+            return service.sessionsOf(principal).thenApply(s -> forms.answer(HttpResponseStatus.OK, s, binary));
+        }
         SessionDirectory directory = service.directory();
         if (path.startsWith(PRINCIPALS)) {
             String[] parts = path.substring(PRINCIPALS.length()).split("/", -1);
@@ -259,6 +298,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static final String PRINCIPALS = "/admin/principals/";
+    /** {@code GET /admin/principals/{principal}/live-sessions}: the masters' list (it was the REST API's). */
+    private static final String LIVE_SESSIONS = "/live-sessions";
+    /** Sec-Fetch-Site values a browser sends for a request the admin origin itself made, or a user typed. */
+    private static final java.util.Set<String> OWN_SITE = java.util.Set.of("same-origin", "none");
     private static final String REGISTRY_SESSIONS = "/admin/registry/sessions/";
     /** Rows a list or count-by answer gives unless {@code limit} says otherwise. */
     static final int DEFAULT_LIMIT = 100;
@@ -319,7 +362,51 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return json(HttpResponseStatus.NOT_FOUND, error("NOT_FOUND", "no such admin endpoint: " + method + " " + path
                 + "; see GET /admin/ (the operators' page), /admin/health, /admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, "
                 + "POST /admin/principals/{principal}/logout, GET /admin/principals/{principal}/sessions, "
+                + "GET /admin/principals/{principal}/live-sessions, "
                 + "GET /admin/registry/count, /admin/registry/health, /admin/registry/sessions/{id}"));
+    }
+
+    /**
+     * Why a request that changes something (any method but GET, HEAD and OPTIONS) looks sent by a page of another
+     * site (CSRF from a browser on the host: the admin port has no token on loopback), or null. A browser names the
+     * page's site in {@code Sec-Fetch-Site} and its origin in {@code Origin}; only the admin origin itself (the operators'
+     * page) or no browser at all (curl sends neither) is let through. A form post from another site cannot leave them
+     * out.
+     */
+    static String crossSite(FullHttpRequest request) {
+        HttpMethod m = request.method();
+        if (m.equals(HttpMethod.GET) || m.equals(HttpMethod.HEAD) || m.equals(HttpMethod.OPTIONS)) {
+            return null;
+        }
+        String site = request.headers().get("Sec-Fetch-Site");
+        String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+        String from = origin == null ? "" : ", Origin: " + printable(origin);
+        if (site != null && !OWN_SITE.contains(site.trim().toLowerCase(java.util.Locale.ROOT))) {
+            return "a " + m + " from a page of another site (Sec-Fetch-Site: " + printable(site) + from + ") is "
+                    + "refused: admin calls that change something come from the operators' page or a tool, never from "
+                    + "another site";
+        }
+        if (origin != null) {
+            String host = request.headers().get(HttpHeaderNames.HOST);
+            String originHost;
+            try {
+                java.net.URI u = java.net.URI.create(origin.trim());
+                originHost = u.getHost() == null ? null : u.getRawAuthority();
+            } catch (IllegalArgumentException e) {
+                originHost = null;
+            }
+            if (originHost == null || host == null || !originHost.equalsIgnoreCase(host.trim())) {
+                return "a " + m + " from the page of " + printable(origin) + " (Origin) is refused: admin calls that "
+                        + "change something come from the operators' page or a tool, never from another site";
+            }
+        }
+        return null;
+    }
+
+    /** A header's value for a message: at most 100 characters, control characters as '?'. */
+    private static String printable(String value) {
+        String shown = value.length() > 100 ? value.substring(0, 100) + "..." : value;
+        return shown.replaceAll("\\p{Cntrl}", "?");
     }
 
     /** The 401 an admin call without the right token gets. */
@@ -350,7 +437,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("address", p.name());
             m.put("leader", p.leader());
-            m.put("status", p.isUp() ? "UP" : "DOWN");
+            // FORBIDDEN: the master refuses this sidecar's holder id (another peer registered it first); a restart helps
+            m.put("status", p.isUp() ? "UP" : p.forbidden() != null ? "FORBIDDEN" : "DOWN");
             m.put("connections", p.openConnections());
             m.put("lease", leaseOf(p));
             if (!p.isUp()) {

@@ -38,11 +38,19 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
     private final SidecarOperations operations;
     private final MessageForms forms;
     private final ErrorResponses errors;
+    /** The Host headers answered; others are 421 before any operation runs (DNS rebinding). */
+    private final HostAllowList hosts;
 
+    /** An API answering the loopback names only (tests). */
     ApiHandler(SidecarOperations operations, MessageForms forms, ErrorResponses errors) {
+        this(operations, forms, errors, new HostAllowList(List.of(), List.of()));
+    }
+
+    ApiHandler(SidecarOperations operations, MessageForms forms, ErrorResponses errors, HostAllowList hosts) {
         this.operations = operations;
         this.forms = forms;
         this.errors = errors;
+        this.hosts = hosts;
     }
 
     @Override
@@ -57,6 +65,9 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
         try {
             if (!request.decoderResult().isSuccess()) {
                 throw ErrorResponses.undecodable(request.decoderResult());
+            }
+            if (!hosts.allows(request.headers())) {
+                throw new ErrorResponses.Rejected(HttpResponseStatus.MISDIRECTED_REQUEST, hosts.refusal(request.headers()));
             }
             answer = call(ctx.alloc(), request, binaryAnswer);
         } catch (RuntimeException e) {
@@ -123,10 +134,6 @@ final class ApiHandler extends ChannelInboundHandlerAdapter {
                 }
                 RenameRequest rename = forms.decode(request, RenameRequest.class, id);
                 return operations.rename(id, rename).thenApply(r -> forms.answer(HttpResponseStatus.OK, r, binaryAnswer));
-            }
-            case PRINCIPAL_SESSIONS -> {
-                return operations.sessionsOf(ApiRoutes.principal(uri.rawPath()))
-                        .thenApply(s -> forms.answer(HttpResponseStatus.OK, s, binaryAnswer));
             }
             case PUBLISH_SCHEMA -> {
                 long uid = ApiRoutes.schemaUid(path);

@@ -24,7 +24,7 @@ final class ApiRoutes {
     /** What a request calls. */
     enum Route {
         CREATE_SESSION, READ_SESSION, WRITE_SESSION, DELETE_SESSION, TOUCH_SESSION, SET_PRINCIPAL, CLEAR_PRINCIPAL,
-        GET_PRINCIPAL, RENAME_SESSION, PRINCIPAL_SESSIONS, PUBLISH_SCHEMA, FETCH_SCHEMA
+        GET_PRINCIPAL, RENAME_SESSION, PUBLISH_SCHEMA, FETCH_SCHEMA
     }
 
     private static final String API = "/v1/";
@@ -35,7 +35,8 @@ final class ApiRoutes {
     private static final String RENAME = "/rename";
     private static final String SCHEMA = "/v1/schemas/";
     private static final String PRINCIPALS = "/v1/principals/";
-    private static final String PRINCIPAL_SESSIONS = "/sessions";
+    /** Where a principal's live sessions are listed: the admin port ({@link AdminHandler}), no longer this API. */
+    static final String ADMIN_PRINCIPAL_SESSIONS = "/admin/principals/{principal}/live-sessions";
     private static final int MAX_UID_DIGITS = 16;
 
     private ApiRoutes() {
@@ -97,14 +98,10 @@ final class ApiRoutes {
                 return Route.CREATE_SESSION;
             }
             throw new MethodNotAllowed(method, path, HttpMethod.POST.name());
-        } else if (path.startsWith(PRINCIPALS) && path.endsWith(PRINCIPAL_SESSIONS)
-                && path.length() > PRINCIPALS.length() + PRINCIPAL_SESSIONS.length()) {
-            // the principal is percent-encoded and may hold any character but controls, '/' (%2F) too: the decoded path
-            // can have more segments, so the route goes by prefix and suffix and the principal is read from the raw path
-            if (method.equals(HttpMethod.GET)) {
-                return Route.PRINCIPAL_SESSIONS;
-            }
-            throw new MethodNotAllowed(method, path, HttpMethod.GET.name());
+        } else if (path.startsWith(PRINCIPALS)) {
+            // Any local process could list a user's session ids by name here; the list is an operator's question now.
+            throw new NotFound("no such endpoint: " + method + " " + path + " (a principal's sessions are listed on the "
+                    + "admin port: GET " + ADMIN_PRINCIPAL_SESSIONS + ")");
         } else if (path.startsWith(SCHEMA) && path.indexOf('/', SCHEMA.length()) < 0) {
             if (method.equals(HttpMethod.PUT)) {
                 return Route.PUBLISH_SCHEMA;
@@ -130,16 +127,17 @@ final class ApiRoutes {
     }
 
     /**
-     * The principal of a {@code /v1/principals/{principal}/sessions} path, from the raw (not decoded) path: one segment,
-     * percent-decoded once as UTF-8 ('+' is a plus), then checked as every principal is: 413 over {@value TransportLimits#MAX_PRINCIPAL_BYTES}
+     * The principal of a {@code <prefix>{principal}<suffix>} path (the admin port's
+     * {@value #ADMIN_PRINCIPAL_SESSIONS}), from the raw (not decoded) path: one segment, percent-decoded once as UTF-8
+     * ('+' is a plus), then checked as every principal is: 413 over {@value TransportLimits#MAX_PRINCIPAL_BYTES}
      * bytes, 400 empty, with a control character, a bad escape or more than one segment. Messages never repeat it.
      */
-    static String principal(String rawPath) {
-        if (!rawPath.startsWith(PRINCIPALS) || !rawPath.endsWith(PRINCIPAL_SESSIONS)
-                || rawPath.length() <= PRINCIPALS.length() + PRINCIPAL_SESSIONS.length()) {
-            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: expected /v1/principals/{principal}/sessions");
+    static String principal(String rawPath, String prefix, String suffix) {
+        if (!rawPath.startsWith(prefix) || !rawPath.endsWith(suffix) || rawPath.length() <= prefix.length() + suffix.length()) {
+            throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: expected " + prefix
+                    + "{principal}" + suffix);
         }
-        String raw = rawPath.substring(PRINCIPALS.length(), rawPath.length() - PRINCIPAL_SESSIONS.length());
+        String raw = rawPath.substring(prefix.length(), rawPath.length() - suffix.length());
         if (raw.indexOf('/') >= 0) {
             throw new MalformedMessageException(Status.BAD_REQUEST, "principal in the path: a '/' in it must be percent-encoded (%2F)");
         }

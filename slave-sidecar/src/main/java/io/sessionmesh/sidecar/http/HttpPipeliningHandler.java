@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  * read its answers is not read either: TCP pushes back on it, as the master does, FlowControlHandler), and no
  * request that ends the connection was read. Answers queued for the socket beyond {@code maxOutboundBytes} (what was
  * read before reading stopped, answered into a socket nobody reads) close the connection, counted as a slow
- * consumer. Each request's share of the {@link BodyBudget} is given back once its answer is written, or it is dropped,
+ * consumer, and so may the {@link OutboundBudget} of every connection's answers together ({@code outbound-budget}). Each request's share of the {@link BodyBudget} is given back once its answer is written, or it is dropped,
  * or the connection closes. A request that did not ask for keep-alive (or could not be decoded) is the last one acted on:
  * reading stops, requests already read behind it are dropped unexecuted, and the connection closes after its
  * answer; an idle connection closes only when no answer is due; answers still
@@ -43,6 +43,8 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     /** The connection's share of the body budget (null: none). */
     private final BodyReservations bodies;
     private final LongAdder slowConsumersClosed;
+    /** The answers queued over every connection of the server (null: no such bound). */
+    private final OutboundBudget outbound;
     /** Reading stopped at maxPipelined waiting requests, until at most half wait. */
     private boolean full;
     /** Requests without a written answer, in arrival order. */
@@ -64,10 +66,19 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
      * @param slowConsumersClosed counts the connections closed over {@code maxOutboundBytes}
      */
     HttpPipeliningHandler(int maxPipelined, long maxOutboundBytes, BodyReservations bodies, LongAdder slowConsumersClosed) {
+        this(maxPipelined, maxOutboundBytes, bodies, slowConsumersClosed, null);
+    }
+
+    /**
+     * @param outbound the bound of the answers queued over every connection ({@code outbound-budget}; null: none)
+     */
+    HttpPipeliningHandler(int maxPipelined, long maxOutboundBytes, BodyReservations bodies, LongAdder slowConsumersClosed,
+                          OutboundBudget outbound) {
         this.maxPipelined = maxPipelined;
         this.maxOutboundBytes = maxOutboundBytes;
         this.bodies = bodies;
         this.slowConsumersClosed = slowConsumersClosed;
+        this.outbound = outbound;
     }
 
     @Override
@@ -129,7 +140,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
                 r = headOnly;
             }
             if (head.keepAlive) {
-                ctx.write(r, head.promise);
+                ctx.write(r, counted(ctx, r, head.promise));
                 unflushed = true;
                 if (overOutbound(ctx)) {
                     return;
@@ -137,7 +148,7 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
             } else {
                 closing = true;
                 unflushed = false;
-                ChannelPromise last = head.promise.isVoid() ? ctx.newPromise() : head.promise;
+                ChannelPromise last = counted(ctx, r, head.promise.isVoid() ? ctx.newPromise() : head.promise);
                 ctx.writeAndFlush(r, last);
                 last.addListener(f -> ctx.close());
                 releasePending();
@@ -148,6 +159,24 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
             full = false;
             reading(ctx);
         }
+    }
+
+    /**
+     * The promise to write an answer with: with an outbound budget, one that gives the answer's bytes back once the
+     * socket took them or the write failed (a void promise becomes a real one, whose failure still reaches the
+     * pipeline as the void one's would).
+     */
+    private ChannelPromise counted(ChannelHandlerContext ctx, FullHttpResponse r, ChannelPromise promise) {
+        if (outbound == null) {
+            return promise;
+        }
+        long bytes = r.content().readableBytes();
+        ChannelPromise p = promise.isVoid()
+                ? ctx.newPromise().addListener(io.netty.channel.ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE) : promise;
+        io.netty.channel.Channel ch = ctx.channel();
+        p.addListener(f -> outbound.release(ch, bytes));
+        outbound.add(ch, bytes);
+        return p;
     }
 
     /** Reads while few enough requests wait, the socket takes answers, and no request ended the connection. */
@@ -211,6 +240,9 @@ final class HttpPipeliningHandler extends ChannelDuplexHandler {
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         releasePending();
+        if (outbound != null) {
+            outbound.forget(ctx.channel());
+        }
         ctx.fireChannelInactive();
     }
 

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  *       with a Content-Length, the line and header limits, its connection's share of the body budget,
  *       {@code body-budget}, and the body bound, {@code max-body}; a request refused is passed on failed, answered in
  *       its turn) and response encoder ({@link ApiResponseEncoder}), the request order, back-pressure and the
- *       outbound bound ({@link HttpPipeliningHandler}, {@code max-pipelined}, {@code max-outbound}) and the operations
+ *       outbound bounds ({@link HttpPipeliningHandler}, {@code max-pipelined}, {@code max-outbound}, and
+ *       {@code outbound-budget} over every connection: {@link OutboundBudget}) and the operations
  *       ({@link ApiHandler}): five handlers where Netty's general codec and aggregator made seven (RESULTS.md 12.11 at 1f3fa7a's
  *       profile put a third of the sidecar's CPU in Netty's own code);</li>
  *   <li>for the admin port, the request's deadline ({@link AdminRequestDeadline}, {@code head-timeout}, around the
@@ -46,6 +47,8 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     private final ChannelHandler gate;
     /** The API's body budget, shared by its connections (null on the admin port). */
     private final BodyBudget budget;
+    /** The API's bound of answers queued over all its connections (null on the admin port). */
+    private final OutboundBudget outbound;
     private final SidecarMetrics metrics;
 
     /** Whether this is the admin endpoint's pipeline (else the REST API's). */
@@ -56,17 +59,21 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
     public SidecarHttpInitializer(SidecarConfig config, SidecarService service, boolean admin) {
         this.config = config;
         this.admin = admin;
+        MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
+                new JsonTransportCodec(config.transportLimits()));
         if (admin) {
-            this.handler = new AdminHandler(service, config.adminToken());
+            this.handler = new AdminHandler(service, config.adminToken(), forms,
+                    new HostAllowList(java.util.List.of(config.adminBind()), config.allowedHosts()));
         } else {
-            MessageForms forms = new MessageForms(new BinaryTransportCodec(config.transportLimits()),
-                    new JsonTransportCodec(config.transportLimits()));
-            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()));
+            this.handler = new ApiHandler(service, forms, new ErrorResponses(forms, service.metrics()),
+                    new HostAllowList(java.util.List.of(config.bind()), config.allowedHosts()));
         }
         this.limiter = new ConnectionLimiter(config.maxHttpConnections());
         this.gate = admin && config.adminToken() != null ? new AdminTokenGate(config.adminToken()) : null;
         this.metrics = service.metrics();
         this.budget = admin ? null : new BodyBudget(config.bodyBudgetBytes(), metrics.bodyBytesReserved, metrics.bodiesOverBudget);
+        this.outbound = admin ? null : new OutboundBudget(config.outboundBudgetBytes(), metrics.outboundBytesQueued,
+                metrics.httpSlowConsumersClosed);
     }
 
     @Override
@@ -90,7 +97,7 @@ public final class SidecarHttpInitializer extends ChannelInitializer<Channel> {
                     .addLast("requests", requests)
                     .addLast("responses", new ApiResponseEncoder())
                     .addLast("pipelining", new HttpPipeliningHandler(config.maxPipelined(), config.maxOutboundBytes(),
-                            requests, metrics.httpSlowConsumersClosed));
+                            requests, metrics.httpSlowConsumersClosed, outbound));
         }
         ch.pipeline().addLast("api", handler);
     }

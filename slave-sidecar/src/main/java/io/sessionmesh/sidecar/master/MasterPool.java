@@ -61,6 +61,13 @@ public final class MasterPool implements AutoCloseable {
         }
     }
 
+    /**
+     * How long a connection waits before registering again once the master refused this sidecar's holder id FORBIDDEN
+     * (another peer registered it first, PROTOCOL.md 3.7): the refusal does not change by itself, so registering again
+     * every {@code reconnect-max} only floods both logs; a restart of the sidecar takes a new holder id.
+     */
+    public static final Duration FORBIDDEN_RETRY = Duration.ofMinutes(1);
+
     /** The slot of the control connection. */
     static final int CONTROL = 0;
     /** How often a request waiting for a group's new leader looks for a connection to it. */
@@ -81,6 +88,10 @@ public final class MasterPool implements AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private volatile boolean closed;
     private volatile String lastError = "not connected yet";
+    /** The master's FORBIDDEN refusal of this sidecar's holder id while it stands, else null (health shows it). */
+    private volatile String forbidden;
+    /** Whether the standing FORBIDDEN refusal was logged: it is logged once, not at every retry. */
+    private final java.util.concurrent.atomic.AtomicBoolean forbiddenLogged = new java.util.concurrent.atomic.AtomicBoolean();
     private final LongAdder leaderChanges = new LongAdder();
     /** The replica the pool last moved away from, and when (guarded by this). */
     private InetSocketAddress cameFrom;
@@ -299,6 +310,14 @@ public final class MasterPool implements AutoCloseable {
         return lastError;
     }
 
+    /**
+     * The master's FORBIDDEN refusal of this sidecar's holder id, while it stands (another peer registered the id
+     * first): null otherwise. The pool then registers again only every {@link #FORBIDDEN_RETRY}.
+     */
+    public String forbidden() {
+        return forbidden;
+    }
+
     private void heartbeat() {
         if (closed) {
             return;
@@ -372,6 +391,8 @@ public final class MasterPool implements AutoCloseable {
         /** The replica {@link #connection} goes to. */
         private volatile InetSocketAddress address;
         private volatile long backoffMillis = options.reconnectMin().toMillis();
+        /** Whether this slot's last REGISTER was refused FORBIDDEN: its next try waits {@link #FORBIDDEN_RETRY}. */
+        private volatile boolean refusedForbidden;
 
         Slot(int index, EventLoopGroup home) {
             this.index = index;
@@ -387,6 +408,7 @@ public final class MasterPool implements AutoCloseable {
             MasterConnection.connect(home, resolved, options.connection(), pushes).whenComplete((c, e) -> {
                 if (e != null) {
                     lastError = e.getMessage();
+                    refusedForbidden = false; // not reached this time: the usual backoff
                     moveFrom(to, ""); // in a group: try the next replica
                     retryLater();
                     return;
@@ -406,8 +428,10 @@ public final class MasterPool implements AutoCloseable {
                         lease.lost();
                     }
                     if (!closed) {
-                        lastError = "connection closed";
-                        log.warn("master {}: connection {} closed; reconnecting", name, index);
+                        if (!refusedForbidden) {
+                            lastError = "connection closed";
+                            log.warn("master {}: connection {} closed; reconnecting", name, index);
+                        }
                         retryLater();
                     }
                 });
@@ -423,10 +447,15 @@ public final class MasterPool implements AutoCloseable {
                             moveFrom(to, refused.masterMessage()); // closes c; it reconnects to the leader at once
                         } else if (refused != null && refused.status() == Status.FORBIDDEN) {
                             // Another peer registered this sidecar's holder id first (PROTOCOL.md 3.7): it learned the
-                            // id somewhere. Nothing is served from this master's cache meanwhile (no lease).
-                            log.error("master {}: connection {}: this sidecar's holder id is registered by another peer;"
-                                    + " restart the sidecar (it takes a new id) and find who knows the old one: {}", name,
-                                    index, lastError);
+                            // id somewhere. Nothing is served from this master's cache meanwhile (no lease). The
+                            // refusal stands until that holder ends: said once, tried again every FORBIDDEN_RETRY.
+                            refusedForbidden = true;
+                            forbidden = lastError;
+                            if (forbiddenLogged.compareAndSet(false, true)) {
+                                log.error("master {}: this sidecar's holder id is registered by another peer; restart "
+                                        + "the sidecar (it takes a new id) and find who knows the old one; trying again "
+                                        + "every {} s meanwhile: {}", name, FORBIDDEN_RETRY.toSeconds(), lastError);
+                            }
                         } else {
                             log.warn("master {}: connection {}: {}", name, index, lastError);
                         }
@@ -435,8 +464,13 @@ public final class MasterPool implements AutoCloseable {
                     }
                     // The backoff starts over only once the master answers: one that accepts and then refuses (at its
                     // connection limit) must not be hammered every reconnect-min.
-                    if (backoffMillis > options.reconnectMin().toMillis()) {
+                    if (backoffMillis > options.reconnectMin().toMillis() || refusedForbidden) {
                         log.info("master {}: connection {} up again", name, index);
+                    }
+                    if (refusedForbidden) {
+                        refusedForbidden = false;
+                        forbidden = null;
+                        forbiddenLogged.set(false);
                     }
                     backoffMillis = options.reconnectMin().toMillis();
                     if (control) {
@@ -454,7 +488,7 @@ public final class MasterPool implements AutoCloseable {
             if (closed) {
                 return;
             }
-            long delay = backoffMillis;
+            long delay = refusedForbidden ? FORBIDDEN_RETRY.toMillis() : backoffMillis;
             backoffMillis = Math.min(backoffMillis * 2, options.reconnectMax().toMillis());
             group.next().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
         }

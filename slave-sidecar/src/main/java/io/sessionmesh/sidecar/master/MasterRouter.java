@@ -345,7 +345,8 @@ public final class MasterRouter implements AutoCloseable {
                 return CompletableFuture.failedFuture(e);
             }
             if (System.nanoTime() - deadline >= 0) {
-                return CompletableFuture.failedFuture(new MasterException(Status.UNAVAILABLE, "session " + sessionId
+                return CompletableFuture.failedFuture(new MasterException(Status.UNAVAILABLE, "session "
+                        + io.sessionmesh.wire.transport.RedactedIds.redact(sessionId)
                         + " is moving between master groups and was not reachable within the master timeout; try again"));
             }
             if (status == Status.MOVING) {

@@ -62,6 +62,8 @@ public final class SidecarMetrics {
     public final LongAdder bodiesOverBudget = new LongAdder();
     /** Bytes of request bodies reserved in the body budget now (the budget keeps this counter). */
     public final AtomicLong bodyBytesReserved = new AtomicLong();
+    /** Bytes of answers written to REST connections and not yet taken by their sockets, over every connection. */
+    public final AtomicLong outboundBytesQueued = new AtomicLong();
     /** From a write on the master to its invalidation here, by the two wall clocks, in microseconds. */
     private final Histogram invalidationDelay = new ConcurrentHistogram(MAX_MICROS, 2);
 
@@ -103,11 +105,14 @@ public final class SidecarMetrics {
                 sectionsInvalidated);
         counter("sessionmesh.sidecar.invalidations.bad", "invalidations that could not be decoded", badInvalidations);
         counter("sessionmesh.sidecar.http.slow.consumers.closed",
-                "REST connections closed: their client did not read answers past max-outbound", httpSlowConsumersClosed);
+                "REST connections closed: their client did not read answers past max-outbound or outbound-budget",
+                httpSlowConsumersClosed);
         counter("sessionmesh.sidecar.bodies.over.budget", "requests answered 503: their body did not fit body-budget",
                 bodiesOverBudget);
         gauge("sessionmesh.sidecar.body.budget.reserved.bytes", "bytes of request bodies reserved in body-budget now",
                 bodyBytesReserved::get);
+        gauge("sessionmesh.sidecar.outbound.queued.bytes", "bytes of answers queued for REST sockets now, over every "
+                + "connection (outbound-budget bounds them)", outboundBytesQueued::get);
         for (int code = 1; code <= Status.MAX_CODE; code++) {
             if (Status.isKnown(code)) {
                 counter("sessionmesh.sidecar.errors", "requests answered with an error, by status", errors[code],
@@ -218,6 +223,7 @@ public final class SidecarMetrics {
         m.put("http_slow_consumers_closed", httpSlowConsumersClosed.sum());
         m.put("bodies_over_budget", bodiesOverBudget.sum());
         m.put("body_bytes_reserved", bodyBytesReserved.get());
+        m.put("outbound_bytes_queued", outboundBytesQueued.get());
         Map<String, Long> byCode = new LinkedHashMap<>();
         for (int i = 1; i < errors.length; i++) {
             long n = errors[i].sum();

@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SidecarSettingsTest {
     @Test
     void everyDeclaredSetting_isRead_withEveryConditionOn_andNothingElse() {
-        Settings s = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm"));
+        Settings s = Settings.of(Map.of("registry-url", "jdbc:postgresql://db/sm",
+                "registry-id-key", "sidecar-settings-test-key-0123456789"));
         new SidecarConfig(s, Map.of());
         s.checkAllUsed();
         assertEquals(new TreeSet<>(SidecarSettings.ALL.names()), new TreeSet<>(s.effective().keySet()));

@@ -190,7 +190,8 @@ class AdminHandlerTest {
     void channelRead_unknownEndpointOrMethod_is404NamingTheEndpoints() {
         assertJson(404, "{\"error\":\"NOT_FOUND\",\"message\":\"no such admin endpoint: POST /admin/stats; see GET /admin/ (the operators' page), /admin/health, "
                 + "/admin/stats, /metrics, /admin/sessions/{id}, DELETE /admin/cache, POST /admin/principals/{principal}/logout, "
-                + "GET /admin/principals/{principal}/sessions, GET /admin/registry/count, /admin/registry/health, "
+                + "GET /admin/principals/{principal}/sessions, GET /admin/principals/{principal}/live-sessions, "
+                + "GET /admin/registry/count, /admin/registry/health, "
                 + "/admin/registry/sessions/{id}\"}", call(request(HttpMethod.POST, "/admin/stats")));
     }
 
@@ -273,6 +274,28 @@ class AdminHandlerTest {
         String body = text(r);
         assertTrue(body.contains("admin call failed: java.lang.NullPointerException"), body);
         assertTrue(channel.isOpen(), "the next call on the connection is answered too");
+    }
+
+    /** A session id is a bearer secret: an admin call that fails is logged with the ids in its path and query hashed. */
+    @Test
+    void channelRead_failedCallWithSessionIds_isLoggedWithTheIdsRedacted() {
+        String id = "AdminLogSecretId0123456789";
+        String other = "AdminLogSecretQuery0123456";
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            channel = new EmbeddedChannel(new AdminHandler(null, null)); // no service: the calls fail and are logged
+            assertEquals(500, call(get("/admin/sessions/" + id)).status().code());
+            assertEquals(500, call(request(HttpMethod.DELETE, "/admin/cache?session=" + other)).status().code());
+        } finally {
+            System.setErr(err);
+        }
+        String log = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(log.contains("admin GET /admin/sessions/"), "the failure is logged: " + log);
+        assertFalse(log.contains(id), "a session id in the log: " + log);
+        assertFalse(log.contains(other), "a session id in the log: " + log);
+        assertTrue(log.contains("/admin/sessions/" + io.sessionmesh.wire.transport.RedactedIds.redact(id)), log);
     }
 
     @Test

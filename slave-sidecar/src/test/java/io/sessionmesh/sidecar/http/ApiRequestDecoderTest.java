@@ -89,8 +89,8 @@ class ApiRequestDecoderTest {
     @Test
     void decode_contentLengthOverTheBudget_isRefusedBeforeItsBodyIsRead_andTheNextRequestIsRead() {
         EmbeddedChannel ch = channel(100);
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 101\r\n\r\n" + "e".repeat(101)
-                + "GET /v1/sessions/a HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 101\r\n\r\n" + "e".repeat(101)
+                + "GET /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\n\r\n");
         PipelinedRequest refusedRequest = ch.readInbound();
         assertInstanceOf(BodyBudget.Exhausted.class, refusedRequest.request().decoderResult().cause());
         assertTrue(refusedRequest.keepAlive, "the stream stays in step: the connection goes on");
@@ -107,12 +107,12 @@ class ApiRequestDecoderTest {
     @Test
     void decode_bodyOverMaxBody_isAFailedRequestThatKeepsTheConnection() {
         EmbeddedChannel ch = channel(10_000);
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n" + "f".repeat(500));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1001\r\n\r\n" + "f".repeat(500));
         PipelinedRequest tooLarge = ch.readInbound();
         assertInstanceOf(TooLongHttpContentException.class, tooLarge.request().decoderResult().cause());
         assertEquals("the body is above the limit of 1000 bytes (max-body)", tooLarge.request().decoderResult().cause().getMessage());
         assertEquals(0, reserved.get(), "an oversized body reserved budget");
-        send(ch, "f".repeat(501) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "f".repeat(501) + "GET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
         PipelinedRequest next = ch.readInbound();
         assertEquals("/v1/next", next.request().uri());
         answer(ch, tooLarge);
@@ -129,7 +129,7 @@ class ApiRequestDecoderTest {
     void decode_bodyNotInWithinTheTimeout_is408_andItsReservationComesBack() {
         EmbeddedChannel ch = channel(1000);
         ch.freezeTime();
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
         assertEquals(80, reserved.get());
         elapse(ch, BODY_TIMEOUT_MILLIS - 1);
         send(ch, "f".repeat(10)); // a trickle: bytes keep coming, the deadline stands
@@ -140,7 +140,7 @@ class ApiRequestDecoderTest {
         assertEquals(408, cause.status().code());
         assertTrue(cause.getMessage().contains("body-timeout") && cause.getMessage().contains("80 bytes"), cause.getMessage());
         assertFalse(late.keepAlive, "the connection closes after the 408");
-        send(ch, "f".repeat(60) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "f".repeat(60) + "GET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
         assertNull(ch.readInbound(), "nothing is read after the refusal");
         assertEquals(80, reserved.get(), "held until the refusal is answered");
         answer(ch, late);
@@ -150,7 +150,7 @@ class ApiRequestDecoderTest {
 
         EmbeddedChannel inTime = channel(1000);
         inTime.freezeTime();
-        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "g".repeat(10));
+        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n" + "g".repeat(10));
         elapse(inTime, BODY_TIMEOUT_MILLIS - 1);
         send(inTime, "g".repeat(10));
         PipelinedRequest whole = inTime.readInbound();
@@ -183,7 +183,7 @@ class ApiRequestDecoderTest {
             assertTrue(cause.getMessage().contains("head-timeout") && cause.getMessage().contains(HEAD_TIMEOUT_MILLIS + " ms"),
                     cause.getMessage());
             assertFalse(late.keepAlive, "the connection closes after the 408");
-            send(ch, "t: x\r\n\r\nGET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(ch, "t: x\r\n\r\nGET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
             assertNull(ch.readInbound(), "nothing is read after the refusal");
             answer(ch, late);
             assertFalse(ch.isOpen(), "closed after the answer: " + begun);
@@ -227,9 +227,9 @@ class ApiRequestDecoderTest {
     void decode_wholeRequests_scheduleNoDeadline_norDoesAClosedConnection() {
         EmbeddedChannel ch = channel(1000);
         ch.freezeTime();
-        send(ch, "GET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
-                + "PUT /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        send(ch, "GET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}"
+                + "PUT /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
         for (int i = 0; i < 3; i++) {
             PipelinedRequest r = ch.readInbound();
             assertTrue(r.request().decoderResult().isSuccess());
@@ -255,7 +255,7 @@ class ApiRequestDecoderTest {
         send(ch, "\r\n");
         elapse(ch, 10 * HEAD_TIMEOUT_MILLIS);
         assertNull(ch.readInbound(), "an empty line and then nothing is an idle connection");
-        send(ch, "\r\nGET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "\r\nGET /v1/sessions/a?sections=x HTTP/1.1\r\nHost: localhost\r\n\r\n");
         PipelinedRequest r = ch.readInbound();
         assertTrue(r.request().decoderResult().isSuccess(), "the request after the empty lines is read");
         answer(ch, r);
@@ -299,7 +299,7 @@ class ApiRequestDecoderTest {
     void decode_refusedBodyTrickledPastBodyTimeout_is408AfterTheRefusal() {
         EmbeddedChannel ch = channel(100_000);
         ch.freezeTime();
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
         PipelinedRequest refused = ch.readInbound();
         assertInstanceOf(TooLongHttpContentException.class, refused.request().decoderResult().cause());
         assertTrue(refused.keepAlive, "a refused body is skipped and the connection goes on");
@@ -313,7 +313,7 @@ class ApiRequestDecoderTest {
         assertTrue(cause.getMessage().contains("body-timeout") && cause.getMessage().contains("4980 bytes still to come"),
                 cause.getMessage());
         assertFalse(late.keepAlive);
-        send(ch, "z".repeat(4980) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "z".repeat(4980) + "GET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
         assertNull(ch.readInbound(), "nothing is read after the 408");
         answer(ch, refused);
         answer(ch, late);
@@ -322,10 +322,10 @@ class ApiRequestDecoderTest {
 
         EmbeddedChannel inTime = channel(100_000);
         inTime.freezeTime();
-        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
+        send(inTime, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n" + "z".repeat(10));
         PipelinedRequest skipped = inTime.readInbound();
         elapse(inTime, BODY_TIMEOUT_MILLIS - 1);
-        send(inTime, "z".repeat(4990) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(inTime, "z".repeat(4990) + "GET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
         PipelinedRequest next = inTime.readInbound();
         assertTrue(next.request().decoderResult().isSuccess(), "the request after a skipped body is read");
         elapse(inTime, BODY_TIMEOUT_MILLIS);
@@ -344,9 +344,9 @@ class ApiRequestDecoderTest {
     void decode_bodyDeadline_belongsToItsOwnBody_notTheNextOne() {
         EmbeddedChannel ch = channel(1000);
         ch.freezeTime();
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
         elapse(ch, BODY_TIMEOUT_MILLIS - 1);
-        send(ch, "a".repeat(10) + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "b".repeat(5));
+        send(ch, "a".repeat(10) + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n" + "b".repeat(5));
         PipelinedRequest first = ch.readInbound();
         assertTrue(first.request().decoderResult().isSuccess());
         elapse(ch, 1);
@@ -366,7 +366,7 @@ class ApiRequestDecoderTest {
     void decode_bodyDeadline_whileThisSideIsNotReading_startsAgain() {
         EmbeddedChannel ch = channel(1000);
         ch.freezeTime();
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n" + "a".repeat(10));
         ch.config().setAutoRead(false);
         elapse(ch, BODY_TIMEOUT_MILLIS);
         assertNull(ch.readInbound(), "failed while this side was not reading");
@@ -381,7 +381,7 @@ class ApiRequestDecoderTest {
     @Test
     void decode_connectionClosedMidBody_givesItsReservationBack() {
         EmbeddedChannel ch = channel(100);
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 80\r\n\r\n" + "f".repeat(10));
         assertEquals(80, reserved.get());
         ch.close();
         assertEquals(0, reserved.get());
@@ -391,8 +391,8 @@ class ApiRequestDecoderTest {
     @Test
     void decode_connectionClosedWithRequestsUnanswered_givesTheirReservationsBack() {
         EmbeddedChannel ch = channel(1000);
-        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n" + "g".repeat(50)
-                + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: x\r\nContent-Length: 70\r\n\r\n" + "h".repeat(70));
+        send(ch, "PATCH /v1/sessions/a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 50\r\n\r\n" + "g".repeat(50)
+                + "PATCH /v1/sessions/b HTTP/1.1\r\nHost: localhost\r\nContent-Length: 70\r\n\r\n" + "h".repeat(70));
         assertEquals(120, reserved.get());
         PipelinedRequest a = ch.readInbound();
         PipelinedRequest b = ch.readInbound();
@@ -427,7 +427,7 @@ class ApiRequestDecoderTest {
         String longHeaders = "GET /b HTTP/1.1\r\n" + ("X-Pad: " + "p".repeat(1000) + "\r\n").repeat(20);
         for (String[] c : new String[][] {{longLine, "414"}, {longHeaders, "431"}}) {
             EmbeddedChannel ch = channel(1000);
-            send(ch, "GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(ch, "GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n");
             PipelinedRequest first = ch.readInbound();
             send(ch, c[0]);
             PipelinedRequest failed = ch.readInbound();
@@ -486,9 +486,9 @@ class ApiRequestDecoderTest {
     @Test
     void decode_expectContinue_behindAPendingRequest_writesNo100() {
         EmbeddedChannel ch = channel(1000);
-        send(ch, "GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(ch, "GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n");
         PipelinedRequest first = ch.readInbound();
-        send(ch, "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        send(ch, "PUT /b HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
         assertNull(ch.readOutbound(), "a 100 Continue went out ahead of the first request's answer");
         send(ch, "hello");
         PipelinedRequest second = ch.readInbound();
@@ -498,7 +498,7 @@ class ApiRequestDecoderTest {
         ch.finishAndReleaseAll();
 
         EmbeddedChannel idle = channel(1000);
-        send(idle, "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
+        send(idle, "PUT /b HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n");
         io.netty.buffer.ByteBuf cont = idle.readOutbound();
         assertTrue(cont.toString(StandardCharsets.US_ASCII).startsWith("HTTP/1.1 100"), "nothing due: the 100 goes out");
         cont.release();
@@ -512,8 +512,8 @@ class ApiRequestDecoderTest {
     @Test
     void decode_hostMissingOrTwice_isRefused400_butHttp10MayOmitIt() {
         for (String[] c : new String[][] {
-                {"GET /v1/sessions/a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n", "must have a Host header"},
-                {"GET /v1/sessions/a HTTP/1.0\r\nHost: x\r\nHost: y\r\n\r\n", "more than one Host header"},
+                {"GET /v1/sessions/a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\nHost: localhost\r\n\r\n", "must have a Host header"},
+                {"GET /v1/sessions/a HTTP/1.0\r\nHost: localhost\r\nHost: y\r\n\r\n", "more than one Host header"},
                 {"PUT /v1/sessions/a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", "must have a Host header"}}) {
             EmbeddedChannel ch = channel(1000);
             send(ch, c[0]);
@@ -527,7 +527,7 @@ class ApiRequestDecoderTest {
             failed.request().release();
             ch.finishAndReleaseAll();
         }
-        for (String fine : new String[] {"GET /v1/sessions/a HTTP/1.0\r\n\r\n", "GET /v1/sessions/a HTTP/1.0\r\nHost: x\r\n\r\n",
+        for (String fine : new String[] {"GET /v1/sessions/a HTTP/1.0\r\n\r\n", "GET /v1/sessions/a HTTP/1.0\r\nHost: localhost\r\n\r\n",
                 "GET /v1/sessions/a HTTP/1.1\r\nHost:\r\n\r\n"}) { // an empty Host is allowed (RFC 9112 3.2)
             EmbeddedChannel ch = channel(1000);
             send(ch, fine);

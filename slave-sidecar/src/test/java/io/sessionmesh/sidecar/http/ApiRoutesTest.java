@@ -35,8 +35,6 @@ class ApiRoutesTest {
         "DELETE, /v1/sessions/abc/principal, CLEAR_PRINCIPAL",
         "GET, /v1/sessions/abc/principal, GET_PRINCIPAL",
         "POST, /v1/sessions/abc/rename, RENAME_SESSION",
-        "GET, /v1/principals/alice/sessions, PRINCIPAL_SESSIONS",
-        "GET, /v1/principals/a/b/sessions, PRINCIPAL_SESSIONS",
         "PUT, /v1/schemas/ff, PUBLISH_SCHEMA",
         "GET, /v1/schemas/ff, FETCH_SCHEMA",
     })
@@ -54,11 +52,22 @@ class ApiRoutesTest {
     @ParameterizedTest
     @ValueSource(strings = {"/v1/", "/v1/sessionsX", "/v1/schemas", "/v1/schemas/ff/x", "/v1/sessions/abc/",
         "/v1/sessions/abc/touch/", "/v1/sessions/abc/x/touch", "/v1/sessions/abc/principal/", "/v1/sessions/abc/principals",
-        "/v1/sessions/abc/rename/", "/v1/sessions/abc/renamed", "/v1/principals", "/v1/principals/", "/v1/principals/sessions",
-        "/v1/principals//sessions/", "/v1/principals/alice", "/v1/principals/alice/session", "/v1/principals/alice/sessions/x"})
+        "/v1/sessions/abc/rename/", "/v1/sessions/abc/renamed", "/v1/principals"})
     void match_unknownPathUnderV1_isNotFound(String path) {
         ApiRoutes.NotFound e = assertThrows(ApiRoutes.NotFound.class, () -> ApiRoutes.match(HttpMethod.GET, path));
         assertEquals("no such endpoint: GET " + path, e.getMessage());
+    }
+
+    /** Any local process could list a user's session ids by name on the API: the list is on the admin port now. */
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/principals/alice/sessions", "/v1/principals/a/b/sessions", "/v1/principals/",
+        "/v1/principals/alice"})
+    void match_principalsSessions_isNotFoundNamingTheAdminRoute(String path) {
+        for (HttpMethod m : List.of(HttpMethod.GET, HttpMethod.POST)) {
+            ApiRoutes.NotFound e = assertThrows(ApiRoutes.NotFound.class, () -> ApiRoutes.match(m, path));
+            assertEquals("no such endpoint: " + m + " " + path + " (a principal's sessions are listed on the admin port: "
+                    + "GET /admin/principals/{principal}/live-sessions)", e.getMessage());
+        }
     }
 
     @ParameterizedTest
@@ -70,8 +79,6 @@ class ApiRoutesTest {
         "POST   | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "PATCH  | /v1/sessions/abc/principal | GET, PUT, DELETE",
         "GET    | /v1/sessions/abc/rename | POST",
-        "POST   | /v1/principals/alice/sessions | GET",
-        "DELETE | /v1/principals/alice/sessions | GET",
         "DELETE | /v1/schemas/ff         | GET, PUT",
     })
     void match_wrongMethod_isMethodNotAllowedWithTheRoutesMethods(String method, String path, String allow) {
@@ -111,29 +118,34 @@ class ApiRoutesTest {
         assertTrue(empty.getMessage().startsWith("session id in the path: "), empty.getMessage());
     }
 
+    /** The admin port's {@code /admin/principals/{principal}/live-sessions} path's principal. */
+    static String principal(String rawPath) {
+        return ApiRoutes.principal(rawPath, "/admin/principals/", "/live-sessions");
+    }
+
     @Test
     void principal_percentEncodedInTheRawPath_isDecodedOnce() {
-        assertEquals("alice", ApiRoutes.principal("/v1/principals/alice/sessions"));
-        assertEquals("alice@example.com", ApiRoutes.principal("/v1/principals/alice%40example.com/sessions"));
-        assertEquals("a/b c+d", ApiRoutes.principal("/v1/principals/a%2Fb%20c+d/sessions"));
-        assertEquals("100%", ApiRoutes.principal("/v1/principals/100%25/sessions"));
-        assertEquals("ünï", ApiRoutes.principal("/v1/principals/%C3%BCn%C3%AF/sessions"));
+        assertEquals("alice", principal("/admin/principals/alice/live-sessions"));
+        assertEquals("alice@example.com", principal("/admin/principals/alice%40example.com/live-sessions"));
+        assertEquals("a/b c+d", principal("/admin/principals/a%2Fb%20c+d/live-sessions"));
+        assertEquals("100%", principal("/admin/principals/100%25/live-sessions"));
+        assertEquals("ünï", principal("/admin/principals/%C3%BCn%C3%AF/live-sessions"));
     }
 
     @Test
     void principal_tooLong_isTooLargeWithoutRepeatingIt() {
         String tooLong = "x".repeat(TransportLimits.MAX_PRINCIPAL_BYTES + 1);
         MalformedMessageException e = assertThrows(MalformedMessageException.class,
-                () -> ApiRoutes.principal("/v1/principals/" + tooLong + "/sessions"));
+                () -> principal("/admin/principals/" + tooLong + "/live-sessions"));
         assertEquals(Status.TOO_LARGE, e.status());
         assertTrue(!e.getMessage().contains(tooLong), e.getMessage());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/v1/principals//sessions", "/v1/principals/a/b/sessions", "/v1/principals/a%01b/sessions",
-        "/v1/principals/%zz/sessions", "/v1/principals/%/sessions"})
+    @ValueSource(strings = {"/admin/principals//live-sessions", "/admin/principals/a/b/live-sessions", "/admin/principals/a%01b/live-sessions",
+        "/admin/principals/%zz/live-sessions", "/admin/principals/%/live-sessions"})
     void principal_emptyControlBadEscapeOrTwoSegments_isBadRequest(String rawPath) {
-        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> ApiRoutes.principal(rawPath));
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> principal(rawPath));
         assertEquals(Status.BAD_REQUEST, e.status());
         assertTrue(e.getMessage().startsWith("principal in the path"), e.getMessage());
     }

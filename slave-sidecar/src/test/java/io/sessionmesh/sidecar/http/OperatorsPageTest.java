@@ -188,8 +188,8 @@ class OperatorsPageTest {
     void adminPipeline_withToken_servesThePageAndRefusesTheRest() {
         SidecarConfig config = SidecarConfig.of(Map.of("masters", "127.0.0.1:1", "admin-token", "x".repeat(32)));
         channel = new EmbeddedChannel(new SidecarHttpInitializer(config, service, true));
-        SidecarHttpInitializerTest.send(channel, "GET /admin/ HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "HEAD /admin/page.js HTTP/1.1\r\nHost: x\r\n\r\n");
+        SidecarHttpInitializerTest.send(channel, "GET /admin/ HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "HEAD /admin/page.js HTTP/1.1\r\nHost: localhost\r\n\r\n");
         String out = SidecarHttpInitializerTest.written(channel);
         assertTrue(out.startsWith("HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\n"), out);
         int head = out.indexOf("HTTP/1.1 200 OK\r\ncontent-type: text/javascript; charset=utf-8\r\n");
@@ -197,14 +197,14 @@ class OperatorsPageTest {
         assertTrue(out.endsWith("\r\n\r\n"), "the HEAD's answer ends with its headers: " + out.substring(head));
         assertTrue(channel.isOpen());
 
-        SidecarHttpInitializerTest.send(channel, "GET /admin/stats HTTP/1.1\r\nHost: x\r\n\r\n");
+        SidecarHttpInitializerTest.send(channel, "GET /admin/stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
         out = SidecarHttpInitializerTest.written(channel);
         assertTrue(out.startsWith("HTTP/1.1 401 Unauthorized\r\n"), out);
         assertFalse(channel.isOpen());
 
         channel.finishAndReleaseAll();
         channel = new EmbeddedChannel(new SidecarHttpInitializer(config, service, true));
-        SidecarHttpInitializerTest.send(channel, "POST /admin/ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        SidecarHttpInitializerTest.send(channel, "POST /admin/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n");
         out = SidecarHttpInitializerTest.written(channel);
         assertTrue(out.startsWith("HTTP/1.1 401 Unauthorized\r\n"), out);
     }

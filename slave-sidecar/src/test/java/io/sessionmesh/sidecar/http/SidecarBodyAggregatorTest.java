@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@link SidecarBodyAggregator} behind Netty's request decoder, alone and in front of the API's handlers. */
 class SidecarBodyAggregatorTest {
     static final int MAX_BODY = 16;
-    static final String OVERSIZED = "PATCH /v1/sessions/abc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    static final String OVERSIZED = "PATCH /v1/sessions/abc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             + "Content-Length: 100\r\n\r\n";
     private EmbeddedChannel channel;
 
@@ -46,7 +46,7 @@ class SidecarBodyAggregatorTest {
     @Test
     void channelRead_bodyWithinTheLimit_isAggregated() {
         channel = new EmbeddedChannel(new HttpRequestDecoder(), new SidecarBodyAggregator(MAX_BODY));
-        send("PATCH /v1/sessions/abc HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123");
+        send("PATCH /v1/sessions/abc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n0123");
         send("456789");
         FullHttpRequest r = channel.readInbound();
         assertTrue(r.decoderResult().isSuccess());
@@ -58,7 +58,7 @@ class SidecarBodyAggregatorTest {
     void channelRead_bodyOverTheLimit_isPassedOnAsAFailedRequestAndTheNextIsRead() {
         channel = new EmbeddedChannel(new HttpRequestDecoder(), new SidecarBodyAggregator(MAX_BODY));
         send(OVERSIZED + "x".repeat(60));
-        send("x".repeat(40) + "GET /v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+        send("x".repeat(40) + "GET /v1/next HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         FullHttpRequest failed = channel.readInbound();
         assertEquals(HttpMethod.PATCH, failed.method());
@@ -87,8 +87,8 @@ class SidecarBodyAggregatorTest {
         CompletableFuture<ReadOutcome> miss = operations.willAnswerLater();
         operations.willAnswer(CompletableFuture.completedFuture(new ReadOutcome(new EncodedReadResult("b", List.of()), false)));
 
-        send("GET /v1/sessions/a?sections=s HTTP/1.1\r\nHost: x\r\n\r\n" + OVERSIZED + "x".repeat(100)
-                + "GET /v1/sessions/b?sections=s HTTP/1.1\r\nHost: x\r\n\r\n");
+        send("GET /v1/sessions/a?sections=s HTTP/1.1\r\nHost: localhost\r\n\r\n" + OVERSIZED + "x".repeat(100)
+                + "GET /v1/sessions/b?sections=s HTTP/1.1\r\nHost: localhost\r\n\r\n");
         assertNull(channel.readOutbound(), "an answer overtook the first request's");
 
         miss.complete(new ReadOutcome(new EncodedReadResult("a", List.of()), false));

@@ -62,7 +62,7 @@ class SidecarHttpInitializerTest {
     @Test
     void apiServer_rawRequests_areAnsweredInHttpAndTheLastClosesTheConnection() {
         EmbeddedChannel channel = new EmbeddedChannel(new SidecarHttpInitializer(config("10"), service, false));
-        send(channel, "GET /v2/x HTTP/1.1\r\nHost: x\r\n\r\nPUT /v1/sessions/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        send(channel, "GET /v2/x HTTP/1.1\r\nHost: localhost\r\n\r\nPUT /v1/sessions/abc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         String out = written(channel);
         String notFound = "{\"error\":\"NOT_FOUND\",\"message\":\"no such endpoint: GET /v2/x (the API is under /v1)\"}";
         assertTrue(out.startsWith("HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: "
@@ -91,7 +91,7 @@ class SidecarHttpInitializerTest {
     @Test
     void adminServer_requestTrickledPastHeadTimeout_is408AndClosed() {
         for (String begun : new String[] {"GET /admin/sta", "GET /admin/stats HTTP/1.1\r\nHo",
-                "POST /admin/logout HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n{\"principal\""}) {
+                "POST /admin/logout HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n{\"principal\""}) {
             EmbeddedChannel channel = adminWithHeadTimeout();
             send(channel, begun);
             elapse(channel, 999);
@@ -113,12 +113,12 @@ class SidecarHttpInitializerTest {
     @Test
     void adminServer_requestsInTime_areAnswered_andLeaveNoDeadline() {
         EmbeddedChannel channel = adminWithHeadTimeout();
-        send(channel, "GET /admin/stats HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(channel, "GET /admin/stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
         String first = written(channel);
         assertTrue(first.startsWith("HTTP/1.1 200 OK\r\n"), first);
         send(channel, "GET /admin/stats HTTP/1.1\r\nHo");
         elapse(channel, 999);
-        send(channel, "st: x\r\n\r\n");
+        send(channel, "st: localhost\r\n\r\n");
         String second = written(channel);
         assertTrue(second.startsWith("HTTP/1.1 200 OK\r\n"), second);
         elapse(channel, 10_000);
@@ -155,7 +155,7 @@ class SidecarHttpInitializerTest {
                 "http-idle-timeout", "1s")), service, true);
         EmbeddedChannel idle = new EmbeddedChannel(admin);
         idle.freezeTime();
-        send(idle, "GET /admin/stats HTTP/1.1\r\nHost: x\r\n\r\n");
+        send(idle, "GET /admin/stats HTTP/1.1\r\nHost: localhost\r\n\r\n");
         assertTrue(written(idle).startsWith("HTTP/1.1 200 OK\r\n"));
         elapse(idle, 999);
         assertTrue(idle.isOpen());

@@ -21,7 +21,8 @@ import java.util.Objects;
  * ({@link #provider()}). {@code docker/tls/make-dev-certs.sh} makes a development authority and certificates.
  *
  * @param certificateChain the peer's certificate, then any intermediates (PEM)
- * @param privateKey       its private key, PKCS#8 PEM, unencrypted (protect the file: it is read at start only)
+ * @param privateKey       its private key, PKCS#8 PEM, unencrypted, readable by its owner only (0600; 0640 when root
+ *                         owns it), else refused (it is read at start only)
  * @param trustedAuthorities the certificates that sign the other side's (PEM, one or more)
  */
 public record TlsFiles(Path certificateChain, Path privateKey, Path trustedAuthorities) {
@@ -34,6 +35,40 @@ public record TlsFiles(Path certificateChain, Path privateKey, Path trustedAutho
         readable("certificate chain", certificateChain);
         readable("private key", privateKey);
         readable("trusted authorities", trustedAuthorities);
+        privateToItsOwner(privateKey);
+    }
+
+    /**
+     * Refuses a private key file that others may read: any permission for others, or for the group unless root owns
+     * the file (an administrator sharing it with the service's group: 0640 root:group), the rule PostgreSQL applies to
+     * its server key. Refusing rather than warning: a key every local user can read is a key any of them can pose
+     * with. On a file system without POSIX permissions nothing is checked.
+     */
+    private static void privateToItsOwner(Path key) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> mode;
+        String owner;
+        try {
+            mode = Files.getPosixFilePermissions(key);
+            owner = Files.getOwner(key).getName();
+        } catch (UnsupportedOperationException e) {
+            return;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("TLS private key file " + key + ": cannot read its permissions: " + e, e);
+        }
+        boolean others = mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
+                || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE)
+                || mode.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
+        boolean group = mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+                || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE)
+                || mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_EXECUTE);
+        boolean groupShared = group && owner.equals("root")
+                && !mode.contains(java.nio.file.attribute.PosixFilePermission.GROUP_WRITE);
+        if (others || group && !groupShared) {
+            throw new IllegalArgumentException("TLS private key file " + key + " is mode "
+                    + java.nio.file.attribute.PosixFilePermissions.toString(mode) + " (owner " + owner + "): "
+                    + (others ? "every local user" : "its group") + " may read it; make it readable by its owner only "
+                    + "(chmod 600 " + key + "), or 0640 owned by root to share it with the service's group");
+        }
     }
 
     /**

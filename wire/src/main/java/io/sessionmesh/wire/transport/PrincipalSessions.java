@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The live sessions of a principal, as the masters hold them: the answer of {@code GET /v1/principals/{principal}/sessions}
+ * The live sessions of a principal, as the masters hold them: the answer of {@code GET /admin/principals/{principal}/live-sessions} (the sidecar's admin port)
  * (PROTOCOL.md 2.2, message type 10). {@code complete} is false when the list may lack some: a master (group) did not
  * answer, one had more than it lists, or master groups were moving sessions. Immutable.
  *
