@@ -45,7 +45,7 @@ class ForbiddenHolderIT {
 
     @Test
     void forbiddenHolder_backsOff_logsOnce_andHealthSaysForbidden() throws Exception {
-        DevCertificates certs = DevCertificates.make(dir, "master:localhost,127.0.0.1", "sidecar-a", "rogue");
+        DevCertificates certs = DevCertificates.make(dir, "--role", "replica", "master:localhost,127.0.0.1", "--role", "sidecar", "sidecar-a", "rogue");
         UUID holder = UUID.randomUUID();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         PrintStream err = System.err;

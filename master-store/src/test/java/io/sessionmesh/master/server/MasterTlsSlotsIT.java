@@ -32,7 +32,7 @@ class MasterTlsSlotsIT {
     @Test
     void stalledHandshakes_takeNoConnectionSlot_aSidecarStillGetsIn() throws Exception {
         Path dir = Files.createTempDirectory("sessionmesh-tls-slots");
-        DevCertificates certs = DevCertificates.make(dir, "master:localhost,127.0.0.1", "sidecar-a");
+        DevCertificates certs = DevCertificates.make(dir, "--role", "replica", "master:localhost,127.0.0.1", "--role", "sidecar", "sidecar-a");
         int slots = 4;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<Socket> stalled = new ArrayList<>();
