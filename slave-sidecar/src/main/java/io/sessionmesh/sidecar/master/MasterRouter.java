@@ -292,7 +292,7 @@ public final class MasterRouter implements AutoCloseable {
 
     /**
      * The epoch of the directory's map now (0: none yet; -1: the directory did not answer), after taking that map
-     * if it is newer than this sidecar's. For masters that keep no map, 0.
+     * if it is newer than this sidecar's. For masters that keep no map (they answer GROUP_MAP UNSUPPORTED_VERSION), 0.
      */
     private CompletableFuture<Long> directoryEpoch() {
         if (!mapped || closed) {
@@ -306,7 +306,7 @@ public final class MasterRouter implements AutoCloseable {
             GroupMap now = layout.map();
             return now != null && now.epoch() >= epoch ? CompletableFuture.completedFuture(epoch)
                     : refresh().thenApply(map -> epoch);
-        }).exceptionally(e -> -1L);
+        }).exceptionally(e -> MasterException.statusOf(e) == Status.UNSUPPORTED_VERSION ? 0L : -1L); // none kept: no move
     }
 
     /** Every pool this router has open: the map's groups and, while ranges move, the groups before. */
