@@ -63,6 +63,8 @@ class ElasticGroupsIT {
     Path raftDirs;
 
     private final List<ServerProcess> processes = new ArrayList<>();
+    /** The groups' data ports, for messages. */
+    private final List<Integer> ports = new ArrayList<>();
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 
     @Test
@@ -176,6 +178,172 @@ class ElasticGroupsIT {
             }
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * While sessions move (PROTOCOL.md 3.9, 3.11): a principal's list that says complete holds every session of the
+     * principal; a "log out everywhere" that says complete leaves none readable anywhere; deletes and renames made
+     * during a move stay done after it (no import brings a session back). Three moves (add, add, remove), each with
+     * the principal's sessions, lists, a logout, deletes and renames running through it.
+     */
+    @Test
+    void duringMoves_completeListsMissNothing_aCompleteLogoutLeavesNothing_andNothingComesBack() throws Exception {
+        int[][] groups = new int[3][];
+        for (int g = 0; g < 3; g++) {
+            groups[g] = new int[]{FreePorts.next(), FreePorts.next()};
+            ports.add(groups[g][0]);
+        }
+        try {
+            for (int g = 0; g < 3; g++) {
+                startMaster(g, groups[g]);
+            }
+            String directory = "127.0.0.1:" + groups[0][0];
+            ServerProcess sidecar = start(ServerProcess.command(ConsistencyCluster.jar("sidecar.jar",
+                            "slave-sidecar/target/sessionmesh-sidecar.jar"), "--masters", directory, "--port", "0",
+                    "--admin-port", "0", "--vnodes", String.valueOf(VNODES), "--master-timeout", "5s", "--io-threads", "1"));
+            sidecar.awaitHealthy(GroupCluster.ROUTED_BY_MAP);
+            URI api = URI.create("http://127.0.0.1:" + sidecar.port());
+            URI admin = URI.create("http://127.0.0.1:" + sidecar.port("admin"));
+            io.sessionmesh.client.internal.SidecarAdmin lists = new io.sessionmesh.client.internal.SidecarAdmin(admin, null,
+                    Duration.ofSeconds(1), Duration.ofSeconds(10));
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            List<String[]> moves = List.of(new String[]{"add", "127.0.0.1:" + groups[1][0]},
+                    new String[]{"add", "127.0.0.1:" + groups[2][0]}, new String[]{"remove", "127.0.0.1:" + groups[1][0]});
+            try (SidecarHttp h = new SidecarHttp(api, Duration.ofSeconds(1), Duration.ofSeconds(10), 4, 1 << 20)) {
+                SidecarApi sessions = new SidecarApi(h, new BinaryTransportCodec(), ClientMetrics.NONE);
+                int round = 0;
+                for (String[] move : moves) {
+                    round++;
+                    String listed = "listed-" + round;
+                    String loggedOut = "out-" + round;
+                    java.util.Set<String> listedIds = new java.util.HashSet<>();
+                    List<String> outIds = new ArrayList<>();
+                    List<String> others = new ArrayList<>();
+                    for (int i = 0; i < 120; i++) {
+                        listedIds.add(written(sessions, sessions.create(3600, listed).sessionId()));
+                        outIds.add(written(sessions, sessions.create(3600, loggedOut).sessionId()));
+                        others.add(written(sessions, sessions.create(3600).sessionId()));
+                    }
+                    java.util.concurrent.CompletableFuture<Run> moving = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return groups(directory, move);
+                        } catch (Exception e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+                    int completeLists = 0;
+                    int incompleteLists = 0;
+                    Map<String, Object> logout = null;
+                    List<String> deleted = new ArrayList<>();
+                    Map<String, String> renamed = new java.util.LinkedHashMap<>();
+                    int step = 0;
+                    while (!moving.isDone() || step < 3) {
+                        io.sessionmesh.wire.transport.PrincipalSessions list = lists.sessionsOf(listed);
+                        if (list.complete()) {
+                            completeLists++;
+                            assertEquals(listedIds, java.util.Set.copyOf(list.sessionIds()), "a list that says complete, round "
+                                    + round + ", step " + step);
+                        } else {
+                            incompleteLists++;
+                            assertTrue(listedIds.containsAll(list.sessionIds()), "a list names only the principal's sessions");
+                        }
+                        if (logout == null || !Boolean.TRUE.equals(logout.get("complete"))) {
+                            logout = logoutEverywhere(http, admin, loggedOut);
+                        }
+                        if (step < others.size() / 2) {
+                            String d = others.get(step * 2);
+                            sessions.delete(d);
+                            deleted.add(d);
+                            String r = others.get(step * 2 + 1);
+                            String to = renameAway(sessions, r);
+                            if (to != null) {
+                                renamed.put(r, to);
+                            }
+                        }
+                        step++;
+                    }
+                    Run run = moving.join();
+                    assertEquals(0, run.exit, String.join(" ", move) + ": " + run.output);
+                    while (!Boolean.TRUE.equals(logout.get("complete"))) {
+                        logout = logoutEverywhere(http, admin, loggedOut);
+                    }
+                    System.out.println("ElasticGroupsIT round " + round + " (" + String.join(" ", move) + "): " + step
+                            + " steps during the move, lists " + completeLists + " complete, " + incompleteLists
+                            + " incomplete; logout " + logout.get("deleted") + " deleted; " + deleted.size() + " deleted, "
+                            + renamed.size() + " renamed");
+                    assertTrue(completeLists + incompleteLists > 0, "lists ran during the move");
+                    for (String id : outIds) {
+                        assertNotReadable(sessions, id, "logged out, round " + round);
+                    }
+                    io.sessionmesh.wire.transport.PrincipalSessions after = lists.sessionsOf(loggedOut);
+                    assertTrue(after.complete() && after.sessionIds().isEmpty(), "nothing of a logged-out principal: " + after);
+                    for (String id : deleted) {
+                        assertNotReadable(sessions, id, "deleted during the move, round " + round);
+                    }
+                    for (Map.Entry<String, String> r : renamed.entrySet()) {
+                        assertNotReadable(sessions, r.getKey(), "renamed away during the move, round " + round);
+                        assertEquals(1L, count(sessions.read(r.getValue(), List.of("c"))), "the renamed session keeps its data");
+                    }
+                    assertEquals(listedIds, java.util.Set.copyOf(lists.sessionsOf(listed).sessionIds()), "after the move");
+                }
+            }
+        } finally {
+            for (ServerProcess p : processes) {
+                p.close();
+            }
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Renames {@code id} to a new random id on the same group (a rename across groups is CONFLICT: another id is
+     * tried); the new id, or null when a few tries all fell on other groups.
+     */
+    private static String renameAway(SidecarApi api, String id) {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        for (int attempt = 0; attempt < 20; attempt++) {
+            byte[] b = new byte[16];
+            random.nextBytes(b);
+            String to = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+            try {
+                return api.rename(id, to, 3600).sessionId();
+            } catch (io.sessionmesh.client.SessionConflictException onAnotherGroup) {
+                // try another id
+            }
+        }
+        return null;
+    }
+
+    /** Writes the count 1 into the session's section "c"; returns its id. */
+    private static String written(SidecarApi api, String id) {
+        api.write(new WriteRequest(id, List.of(new SectionDelta("c", Map.of("n", ByteBuffer.allocate(8).putLong(1).array()),
+                List.of()))));
+        return id;
+    }
+
+    private void assertNotReadable(SidecarApi api, String id, String why) {
+        try {
+            ReadResult found = api.read(id, List.of("c"));
+            StringBuilder where = new StringBuilder();
+            for (int port : ports) {
+                where.append(port).append(": sessions ").append(stat(port, "sessions")).append("; ");
+            }
+            throw new AssertionError("readable: a session " + why + " (" + found + "; " + where + ")");
+        } catch (io.sessionmesh.client.SessionNotFoundException expected) {
+            // gone, as it must be
+        }
+    }
+
+    /** POST /admin/principals/{p}/logout on the sidecar's admin port; its JSON answer. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> logoutEverywhere(java.net.http.HttpClient http, URI admin, String principal)
+            throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                        admin.resolve("/admin/principals/" + principal + "/logout"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return new com.fasterxml.jackson.databind.ObjectMapper().readValue(r.body(), Map.class);
     }
 
     private void startMaster(int g, int[] ports, String... flags) throws IOException {
