@@ -138,15 +138,24 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
      * {@code --config} file; never a command-line flag, which {@code ps} shows to every user of the host (SECURITY.md).
      */
     private static String password(Settings s, java.util.Map<String, String> environment) {
-        String name = RegistrySettings.PASSWORD.name();
-        String given = RegistrySettings.PASSWORD.read(s);
+        return secret(s, RegistrySettings.PASSWORD, PASSWORD_ENV, environment, false);
+    }
+
+    /**
+     * A secret setting: the environment variable {@code env} (stripped when {@code strip}), else the setting from a
+     * {@code --config} file; IllegalArgumentException naming where it goes when it was given as a flag.
+     */
+    private static String secret(Settings s, io.sessionmesh.settings.Setting<String> setting, String env,
+                                 java.util.Map<String, String> environment, boolean strip) {
+        String name = setting.name();
+        String given = setting.read(s);
         if (given != null && s.origin(name).startsWith("flag ")) {
-            throw new IllegalArgumentException("flag --" + name + ": a password on the command line is visible to every "
-                    + "user of the host (ps); put " + name + "=... in a --config file only this user may read, or in "
-                    + "the environment variable " + PASSWORD_ENV);
+            throw new IllegalArgumentException("flag --" + name + ": a secret on the command line is visible to every user "
+                    + "of the host (ps); put " + name + "=... in a --config file only this user may read, or in the "
+                    + "environment variable " + env);
         }
-        String env = environment.get(PASSWORD_ENV);
-        return env != null && !env.isEmpty() ? env : given;
+        String fromEnv = environment.get(env);
+        return fromEnv != null && !fromEnv.isEmpty() ? (strip ? fromEnv.strip() : fromEnv) : given;
     }
 
     /**
@@ -156,20 +165,14 @@ public record RegistryConfig(String jdbcUrl, String user, String password, int p
      */
     private static String idKey(Settings s, java.util.Map<String, String> environment) {
         String name = RegistrySettings.ID_KEY.name();
-        String given = RegistrySettings.ID_KEY.read(s);
-        if (given != null && s.origin(name).startsWith("flag ")) {
-            throw new IllegalArgumentException("flag --" + name + ": a secret on the command line is visible to every user "
-                    + "of the host (ps); put " + name + "=... in a --config file only this user may read, or in the "
-                    + "environment variable " + ID_KEY_ENV);
-        }
-        String env = environment.get(ID_KEY_ENV);
-        String key = env != null && !env.isEmpty() ? env.strip() : given;
+        String key = secret(s, RegistrySettings.ID_KEY, ID_KEY_ENV, environment, true);
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException("registry-url is set but " + name + " is not: the registry keys its rows "
                     + "by a keyed hash of each session id, never the id itself; give every master and sidecar of this "
                     + "registry the same secret of " + MIN_ID_KEY_CHARS + "+ characters (openssl rand -hex 32) as " + name
                     + "=... in a --config file or the environment variable " + ID_KEY_ENV);
         }
+        String env = environment.get(ID_KEY_ENV);
         s.show(name, "(set" + (env != null && !env.isEmpty() ? ", from " + ID_KEY_ENV : "") + ")");
         return key;
     }
