@@ -58,6 +58,10 @@ class ElasticGroupsIT {
     static final int SESSIONS = 300;
     static final int WRITERS = 4;
     static final int VNODES = 256;
+    /** Where a master behind a {@link LostAnswerProxy} listens; the proxy takes its address on 127.0.0.1. */
+    static final String BEHIND_PROXY = "127.0.0.2";
+    /** After an import's answer is lost, the receiving group refuses connections this long: the resend waits. */
+    static final Duration RESEND_DELAY = Duration.ofMillis(1_500);
 
     @TempDir
     Path raftDirs;
@@ -65,6 +69,8 @@ class ElasticGroupsIT {
     private final List<ServerProcess> processes = new ArrayList<>();
     /** The groups' data ports, for messages. */
     private final List<Integer> ports = new ArrayList<>();
+    /** The lost-answer test's proxies, one in front of each group. */
+    private final List<LostAnswerProxy> answers = new ArrayList<>();
     private final EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 
     @Test
@@ -184,7 +190,9 @@ class ElasticGroupsIT {
      * While sessions move (PROTOCOL.md 3.9, 3.11): a principal's list that says complete holds every session of the
      * principal; a "log out everywhere" that says complete leaves none readable anywhere; deletes and renames made
      * during a move stay done after it (no import brings a session back). Three moves (add, add, remove), each with
-     * the principal's sessions, lists, a logout, deletes and renames running through it.
+     * the principal's sessions, lists, a logout, deletes and renames running through it, and in each the answer to the
+     * first import is lost ({@link LostAnswerProxy}): the sender sends it again 1.5 s later, while the steps go on, and
+     * after the move the first copy arrives once more, late, and is refused.
      */
     @Test
     void duringMoves_completeListsMissNothing_aCompleteLogoutLeavesNothing_andNothingComesBack() throws Exception {
@@ -195,7 +203,10 @@ class ElasticGroupsIT {
         }
         try {
             for (int g = 0; g < 3; g++) {
-                startMaster(g, groups[g]);
+                // each master behind a proxy that keeps its address and can lose the answer of an import to it
+                answers.add(LostAnswerProxy.start(new InetSocketAddress("127.0.0.1", groups[g][0]),
+                        new InetSocketAddress(BEHIND_PROXY, groups[g][0]), RESEND_DELAY));
+                startMaster(g, groups[g], "--bind", BEHIND_PROXY);
             }
             String directory = "127.0.0.1:" + groups[0][0];
             ServerProcess sidecar = start(ServerProcess.command(ConsistencyCluster.jar("sidecar.jar",
@@ -209,6 +220,8 @@ class ElasticGroupsIT {
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
             List<String[]> moves = List.of(new String[]{"add", "127.0.0.1:" + groups[1][0]},
                     new String[]{"add", "127.0.0.1:" + groups[2][0]}, new String[]{"remove", "127.0.0.1:" + groups[1][0]});
+            // the group that receives sessions in each move, whose first import's answer is lost
+            List<LostAnswerProxy> receivers = List.of(answers.get(1), answers.get(2), answers.get(2));
             try (SidecarHttp h = new SidecarHttp(api, Duration.ofSeconds(1), Duration.ofSeconds(10), 4, 1 << 20)) {
                 SidecarApi sessions = new SidecarApi(h, new BinaryTransportCodec(), ClientMetrics.NONE);
                 int round = 0;
@@ -224,6 +237,9 @@ class ElasticGroupsIT {
                         outIds.add(written(sessions, sessions.create(3600, loggedOut).sessionId()));
                         others.add(written(sessions, sessions.create(3600).sessionId()));
                     }
+                    LostAnswerProxy receiver = receivers.get(round - 1);
+                    long lostBefore = receiver.lost();
+                    receiver.loseNext(io.sessionmesh.wire.protocol.Opcodes.GROUP_IMPORT);
                     java.util.concurrent.CompletableFuture<Run> moving = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                         try {
                             return groups(directory, move);
@@ -263,14 +279,19 @@ class ElasticGroupsIT {
                         step++;
                     }
                     Run run = moving.join();
+                    assertEquals(lostBefore + 1, receiver.lost(), "round " + round + ": one import's answer was lost");
                     assertEquals(0, run.exit, String.join(" ", move) + ": " + run.output);
                     while (!Boolean.TRUE.equals(logout.get("complete"))) {
                         logout = logoutEverywhere(http, admin, loggedOut);
                     }
+                    // and the first copy of the import whose answer was lost arrives once more, after all that
+                    int late = receiver.replay();
+                    assertEquals(io.sessionmesh.wire.transport.Status.CONFLICT, late, "round " + round
+                            + ": an import of a finished move is refused");
                     System.out.println("ElasticGroupsIT round " + round + " (" + String.join(" ", move) + "): " + step
                             + " steps during the move, lists " + completeLists + " complete, " + incompleteLists
                             + " incomplete; logout " + logout.get("deleted") + " deleted; " + deleted.size() + " deleted, "
-                            + renamed.size() + " renamed");
+                            + renamed.size() + " renamed; the late import answered " + late);
                     assertTrue(completeLists + incompleteLists > 0, "lists ran during the move");
                     for (String id : outIds) {
                         assertNotReadable(sessions, id, "logged out, round " + round);
@@ -290,6 +311,9 @@ class ElasticGroupsIT {
         } finally {
             for (ServerProcess p : processes) {
                 p.close();
+            }
+            for (LostAnswerProxy a : answers) {
+                a.close();
             }
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
