@@ -62,6 +62,9 @@ need dockerd docker.io
 need docker-compose docker-compose
 need debootstrap debootstrap
 need curl curl
+# The test hosts tests (testing/, docs/testing-hosts.md) make network namespaces with ip and faults with iptables.
+need ip iproute2
+need iptables iptables
 # docker/tls/make-dev-certs.sh makes the certificates of the TLS tests and of docker-compose.yml.
 need openssl openssl
 log "java: $(java -version 2>&1 | first_line); maven: $(mvn -v 2>/dev/null | first_line)"
