@@ -6,8 +6,7 @@
 # 1. installs what the suite needs and the machine lacks, from the distribution's packages (a JDK 17 and Maven;
 #    Redis and PostgreSQL; promtool, which checks the /metrics text; Chromium and ChromeDriver, which drive the
 #    operators' page; Docker, docker-compose and debootstrap, for the container tests; iproute2 and iptables, for the
-#    test hosts tests), everything else comes
-#    from Maven Central;
+#    test hosts tests), everything else from Maven Central;
 # 2. starts the services the tests reach on loopback, if they are not up: Redis (6379), PostgreSQL (5432) and a
 #    Docker engine, with the project's base image built locally (docker/build-base-image.sh: no image is pulled);
 # 3. runs `mvn -B -ntp verify` over every module, the container tests required (they fail, never skip, without
