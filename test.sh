@@ -5,8 +5,8 @@
 #
 # 1. installs what the suite needs and the machine lacks, from the distribution's packages (a JDK 17 and Maven;
 #    Redis and PostgreSQL; promtool, which checks the /metrics text; Chromium and ChromeDriver, which drive the
-#    operators' page; Docker, docker-compose and debootstrap, for the container tests), everything else comes
-#    from Maven Central;
+#    operators' page; Docker, docker-compose and debootstrap, for the container tests; iproute2 and iptables, for the
+#    test hosts tests), everything else from Maven Central;
 # 2. starts the services the tests reach on loopback, if they are not up: Redis (6379), PostgreSQL (5432) and a
 #    Docker engine, with the project's base image built locally (docker/build-base-image.sh: no image is pulled);
 # 3. runs `mvn -B -ntp verify` over every module, the container tests required (they fail, never skip, without
@@ -62,6 +62,9 @@ need dockerd docker.io
 need docker-compose docker-compose
 need debootstrap debootstrap
 need curl curl
+# The test hosts tests (testing/, docs/testing-hosts.md) make network namespaces with ip and faults with iptables.
+need ip iproute2
+need iptables iptables
 # docker/tls/make-dev-certs.sh makes the certificates of the TLS tests and of docker-compose.yml.
 need openssl openssl
 log "java: $(java -version 2>&1 | first_line); maven: $(mvn -v 2>/dev/null | first_line)"

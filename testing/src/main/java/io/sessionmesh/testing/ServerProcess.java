@@ -71,11 +71,15 @@ public final class ServerProcess implements AutoCloseable {
     private final Path log;
 
     private ServerProcess(List<String> command) throws IOException {
-        this(command, null, false, START_TIMEOUT, p -> { });
+        this(List.of(), command, null, false, START_TIMEOUT, p -> { });
     }
 
-    private ServerProcess(List<String> command, Path log, boolean springBoot, Duration timeout, Consumer<Process> launched)
-            throws IOException {
+    /**
+     * @param prefix what runs the command elsewhere (a test host's {@code ip netns exec NS}), before everything else
+     * @param command the java command line, {@code java} first
+     */
+    private ServerProcess(List<String> prefix, List<String> command, Path log, boolean springBoot, Duration timeout,
+            Consumer<Process> launched) throws IOException {
         this.log = log;
         Path readyFile = Files.createTempFile("sessionmesh-ready", ".properties");
         Files.delete(readyFile);
@@ -87,6 +91,7 @@ public final class ServerProcess implements AutoCloseable {
             cmd.add("--" + ReadyFile.SETTING);
             cmd.add(readyFile.toString());
         }
+        cmd.addAll(0, prefix);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (log != null) {
             Files.createDirectories(log.toAbsolutePath().getParent());
@@ -148,7 +153,10 @@ public final class ServerProcess implements AutoCloseable {
         return cmd;
     }
 
-    /** Starts {@code command} (a server's {@code java -jar} line) and waits until it is up. */
+    /**
+     * Starts {@code command} (a server's {@code java -jar} line, or any command that takes {@code --ready-file}; with a
+     * test host's {@code ip netns exec} prefix it runs in that host) and waits until it is up.
+     */
     public static ServerProcess start(List<String> command) throws IOException {
         return new ServerProcess(command);
     }
@@ -171,6 +179,7 @@ public final class ServerProcess implements AutoCloseable {
         private boolean springBoot;
         private Duration startTimeout = START_TIMEOUT;
         private Consumer<Process> launched = p -> { };
+        private final List<String> prefix = new ArrayList<>();
 
         private Builder(Path jar) {
             this.jar = jar;
@@ -226,9 +235,22 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * What runs the java command elsewhere, before it on the command line: a test host's {@code ip netns exec NS}
+         * ({@code io.sessionmesh.testing.hosts.Host#commandPrefix}), so that the server runs in that host's network
+         * namespace. It must exec the command, so that {@link #pid()} and the signals reach the server itself. A
+         * server there that listens on 127.0.0.1 listens on that host's loopback, which the test JVM cannot reach
+         * (nor {@link #awaitHealthy}): give it the host's address to listen on.
+         */
+        public Builder commandPrefix(List<String> prefix) {
+            this.prefix.clear();
+            this.prefix.addAll(prefix);
+            return this;
+        }
+
         /** The command line, without what {@link #start} adds to learn that the server is up. */
         public List<String> command() {
-            List<String> cmd = new ArrayList<>();
+            List<String> cmd = new ArrayList<>(prefix);
             cmd.add(java.toString());
             cmd.addAll(jvm);
             cmd.add("-jar");
@@ -248,7 +270,9 @@ public final class ServerProcess implements AutoCloseable {
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalArgumentException(jar + " is missing: build it first (mvn -B -ntp package -DskipTests)");
             }
-            return new ServerProcess(command(), log, springBoot, startTimeout, launched);
+            List<String> cmd = command();
+            return new ServerProcess(prefix, cmd.subList(prefix.size(), cmd.size()), log, springBoot, startTimeout,
+                    launched);
         }
     }
 
