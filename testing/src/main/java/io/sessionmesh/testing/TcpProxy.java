@@ -168,16 +168,7 @@ public final class TcpProxy implements AutoCloseable {
     /** Closes with an RST (linger 0), as a broken network or a dead host would. */
     private void reset(Socket s) {
         sockets.remove(s);
-        try {
-            s.setSoLinger(true, 0);
-        } catch (IOException ignored) {
-            // already closed
-        }
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // nothing to do
-        }
+        Sockets.reset(s);
     }
 
     @Override

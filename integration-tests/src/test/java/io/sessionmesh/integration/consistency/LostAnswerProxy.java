@@ -1,5 +1,7 @@
 package io.sessionmesh.integration.consistency;
 
+import io.sessionmesh.testing.Sockets;
+
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -190,16 +192,7 @@ final class LostAnswerProxy implements AutoCloseable {
     /** Closes with an RST, as a broken link would. */
     private void reset(Socket s) {
         sockets.remove(s);
-        try {
-            s.setSoLinger(true, 0);
-        } catch (IOException ignored) {
-            // already closed
-        }
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // nothing to do
-        }
+        Sockets.reset(s);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sessionmesh.testing.hosts;
 
+import io.sessionmesh.testing.Sockets;
 import io.sessionmesh.settings.ReadyFile;
 import io.sessionmesh.settings.Units;
 
@@ -434,16 +435,7 @@ public final class DelayProxy implements AutoCloseable {
     /** Closes with an RST (linger 0), as a broken link would. */
     private void reset(Socket s) {
         sockets.remove(s);
-        try {
-            s.setSoLinger(true, 0);
-        } catch (IOException ignored) {
-            // already closed
-        }
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // nothing to do
-        }
+        Sockets.reset(s);
     }
 
     @Override
